@@ -1,0 +1,193 @@
+//! `fleet-policy`: the engine on the command line, for CI pipelines.
+//!
+//! Exit codes: 0 result without input errors, 1 input errors (printed on stderr with
+//! file:line:column), 2 usage errors.
+
+use clap::{Parser, Subcommand, ValueEnum};
+use fleet_policy::report::{options_from_json, to_json, to_yaml, EvaluateOptions};
+use fleet_policy::{disruption, placement, rollout, Diagnostic, Source};
+use serde::Serialize;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "fleet-policy",
+    version,
+    about = "Evaluate KubeFleet placements, Karpenter disruption budgets and fleet rollouts offline"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    Json,
+    Yaml,
+    Table,
+}
+
+#[derive(clap::Args)]
+struct Common {
+    /// YAML files (multi-document and `kind: List` accepted); `-` reads standard input.
+    #[arg(required = true)]
+    files: Vec<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "json")]
+    format: Format,
+    /// Evaluation instant (RFC 3339); default: now.
+    #[arg(long)]
+    at: Option<String>,
+    /// Engine option KEY=VALUE (VALUE as JSON, else a string); repeatable.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    set: Vec<String>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Which clusters each ClusterResourcePlacement picks, with scores and reasons.
+    Place(Common),
+    /// Allowed disruptions, windows, timeline and candidates of each NodePool.
+    Budgets {
+        #[command(flatten)]
+        common: Common,
+        /// Timeline horizon (Go duration, e.g. 168h); default 7 days.
+        #[arg(long)]
+        horizon: Option<String>,
+    },
+    /// Order, waves, timeline and states of each rollout.
+    Rollout(Common),
+    /// Run every engine that applies to the input.
+    Evaluate(Common),
+    /// Check the input without printing results.
+    Validate(Common),
+}
+
+fn read_sources(files: &[String]) -> Result<Vec<Source>, String> {
+    files
+        .iter()
+        .map(|f| {
+            let text = if f == "-" {
+                std::io::read_to_string(std::io::stdin())
+            } else {
+                std::fs::read_to_string(f)
+            };
+            text.map(|t| Source::new(f.clone(), t))
+                .map_err(|e| format!("cannot read {f}: {e}"))
+        })
+        .collect()
+}
+
+fn options(
+    common: &Common,
+    extra: &[(&str, Option<&String>)],
+) -> Result<serde_json::Value, String> {
+    let at = match &common.at {
+        Some(a) => chrono::DateTime::parse_from_rfc3339(a)
+            .map_err(|e| format!("--at {a}: not an RFC 3339 time: {e}"))?
+            .to_utc(),
+        None => chrono::Utc::now(),
+    };
+    let mut map = serde_json::Map::new();
+    map.insert("at".into(), serde_json::Value::String(at.to_rfc3339()));
+    for (k, v) in extra {
+        if let Some(v) = v {
+            map.insert((*k).into(), serde_json::Value::String((*v).clone()));
+        }
+    }
+    for kv in &common.set {
+        let (k, v) = kv
+            .split_once('=')
+            .ok_or_else(|| format!("--set {kv}: expected KEY=VALUE"))?;
+        let value = serde_json::from_str(v).unwrap_or_else(|_| serde_json::Value::String(v.into()));
+        map.insert(k.into(), value);
+    }
+    Ok(serde_json::Value::Object(map))
+}
+
+fn emit<T: Serialize>(
+    report: &T,
+    format: Format,
+    table: impl Fn(&T) -> String,
+    errors: &[Diagnostic],
+    warnings: &[Diagnostic],
+) -> ExitCode {
+    let text = match format {
+        Format::Json => to_json(report) + "\n",
+        Format::Yaml => to_yaml(report),
+        Format::Table => table(report),
+    };
+    print!("{text}");
+    for w in warnings {
+        eprintln!("{w}");
+    }
+    for e in errors {
+        eprintln!("{e}");
+    }
+    if errors.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
+fn run(cli: Cli) -> Result<ExitCode, String> {
+    Ok(match cli.command {
+        Command::Place(c) => {
+            let opts: placement::PlaceOptions = options_from_json(&options(&c, &[])?)?;
+            let r = fleet_policy::place(&read_sources(&c.files)?, &opts);
+            emit(
+                &r,
+                c.format,
+                placement::table::render,
+                &r.errors,
+                &r.warnings,
+            )
+        }
+        Command::Budgets { common: c, horizon } => {
+            let opts: disruption::BudgetOptions =
+                options_from_json(&options(&c, &[("horizon", horizon.as_ref())])?)?;
+            let r = fleet_policy::budgets(&read_sources(&c.files)?, &opts);
+            emit(
+                &r,
+                c.format,
+                disruption::table::render,
+                &r.errors,
+                &r.warnings,
+            )
+        }
+        Command::Rollout(c) => {
+            let opts: rollout::RolloutOptions = options_from_json(&options(&c, &[])?)?;
+            let r = fleet_policy::rollout(&read_sources(&c.files)?, &opts);
+            emit(&r, c.format, rollout::table::render, &r.errors, &r.warnings)
+        }
+        Command::Evaluate(c) => {
+            let opts = EvaluateOptions::from_json(&options(&c, &[])?)?;
+            let r = fleet_policy::evaluate(&read_sources(&c.files)?, &opts);
+            emit(&r, c.format, to_yaml, &r.errors, &r.warnings)
+        }
+        Command::Validate(c) => {
+            let opts = EvaluateOptions::from_json(&options(&c, &[])?)?;
+            let r = fleet_policy::validate(&read_sources(&c.files)?, &opts);
+            let summary = |r: &fleet_policy::ValidateReport| {
+                format!(
+                    "{} error(s), {} warning(s)\n",
+                    r.errors.len(),
+                    r.warnings.len()
+                )
+            };
+            emit(&r, c.format, summary, &r.errors, &r.warnings)
+        }
+    })
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(msg) => {
+            eprintln!("fleet-policy: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}

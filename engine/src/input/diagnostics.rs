@@ -1,0 +1,116 @@
+//! Errors and warnings about the input, each tied to a document, a field and a line:column.
+
+use serde::Serialize;
+use std::fmt;
+
+/// A 1-based line and column in a source text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize)]
+pub struct Span {
+    /// Line, starting at 1.
+    pub line: u32,
+    /// Column, starting at 1.
+    pub column: u32,
+}
+
+/// How bad a diagnostic is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Severity {
+    /// The document (or the field) cannot be used as written.
+    Error,
+    /// The input is used, but something about it deserves attention.
+    Warning,
+}
+
+/// One error or warning about the input.
+///
+/// `path` is a field path in the document (`spec.policy.tolerations[0].operator`); empty for
+/// problems with the whole document. `line`/`column` point at the field (or at the deepest
+/// part of the path that exists).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Diagnostic {
+    /// Error or warning.
+    pub severity: Severity,
+    /// Name of the source text (file name, or editor name in the playground).
+    pub source: String,
+    /// 1-based index of the YAML document within its source.
+    pub document: usize,
+    /// 0-based index of the item when the document is a `kind: List`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub item: Option<usize>,
+    /// The manifest's kind, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    /// The manifest's `metadata.name`, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// Field path inside the document.
+    pub path: String,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column.
+    pub column: u32,
+    /// What is wrong, in words.
+    pub message: String,
+}
+
+impl Diagnostic {
+    /// A diagnostic about a source as a whole (no document could be identified).
+    pub fn in_source(
+        severity: Severity,
+        source: &str,
+        document: usize,
+        span: Span,
+        message: impl Into<String>,
+    ) -> Self {
+        Diagnostic {
+            severity,
+            source: source.to_string(),
+            document,
+            item: None,
+            kind: None,
+            name: None,
+            path: String::new(),
+            line: span.line,
+            column: span.column,
+            message: message.into(),
+        }
+    }
+
+    /// Whether this is an error (as opposed to a warning).
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let level = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        write!(
+            f,
+            "{level}: {}:{}:{}: document {}",
+            self.source, self.line, self.column, self.document
+        )?;
+        if let Some(item) = self.item {
+            write!(f, " item {item}")?;
+        }
+        match (&self.kind, &self.name) {
+            (Some(k), Some(n)) => write!(f, " ({k} {n})")?,
+            (Some(k), None) => write!(f, " ({k})")?,
+            _ => {}
+        }
+        if !self.path.is_empty() {
+            write!(f, ", {}", self.path)?;
+        }
+        write!(f, ": {}", self.message)
+    }
+}
+
+/// Splits diagnostics into (errors, warnings), keeping their order.
+pub fn partition(diagnostics: Vec<Diagnostic>) -> (Vec<Diagnostic>, Vec<Diagnostic>) {
+    diagnostics.into_iter().partition(Diagnostic::is_error)
+}

@@ -1,0 +1,588 @@
+//! Source texts → YAML documents with spans → manifests (`apiVersion`/`kind` known).
+//!
+//! Each `---`-separated document is parsed on its own so that one broken document does not
+//! hide the others, and `kind: List` documents (`kubectl get -o yaml`) are unpacked into
+//! their items.
+
+use super::de::{self, DeError};
+use super::diagnostics::{Diagnostic, Severity, Span};
+use super::kinds;
+use super::node::{FieldPath, Node, Scalar, Value};
+use serde::de::DeserializeOwned;
+use std::collections::HashMap;
+use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser};
+use yaml_rust2::scanner::{Marker, TScalarStyle};
+
+/// A named source text: a file for the CLI, an editor in the playground.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Source {
+    /// Name shown in diagnostics.
+    pub name: String,
+    /// The YAML text.
+    pub text: String,
+}
+
+impl Source {
+    /// A source with a name and a text.
+    pub fn new(name: impl Into<String>, text: impl Into<String>) -> Self {
+        Source {
+            name: name.into(),
+            text: text.into(),
+        }
+    }
+}
+
+/// One Kubernetes-style manifest found in the input.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Document {
+    /// Name of the source it came from.
+    pub source: String,
+    /// 1-based index of the YAML document in its source.
+    pub index: usize,
+    /// 0-based item index when it came from a `kind: List`.
+    pub item: Option<usize>,
+    /// `apiVersion` as written.
+    pub api_version: String,
+    /// `kind` as written.
+    pub kind: String,
+    /// `metadata.name`, if any.
+    pub name: Option<String>,
+    /// The whole manifest.
+    pub root: Node,
+}
+
+impl Document {
+    /// A diagnostic about a field of this document, located at the field (or as close as the
+    /// path exists).
+    pub fn diagnostic(
+        &self,
+        severity: Severity,
+        path: &FieldPath,
+        message: impl Into<String>,
+    ) -> Diagnostic {
+        let span = self.root.locate(path).span;
+        self.diagnostic_at(severity, path, span, message)
+    }
+
+    /// An error about a field of this document.
+    pub fn error(&self, path: &FieldPath, message: impl Into<String>) -> Diagnostic {
+        self.diagnostic(Severity::Error, path, message)
+    }
+
+    /// A warning about a field of this document.
+    pub fn warning(&self, path: &FieldPath, message: impl Into<String>) -> Diagnostic {
+        self.diagnostic(Severity::Warning, path, message)
+    }
+
+    /// A diagnostic with an explicit span.
+    pub fn diagnostic_at(
+        &self,
+        severity: Severity,
+        path: &FieldPath,
+        span: Span,
+        message: impl Into<String>,
+    ) -> Diagnostic {
+        Diagnostic {
+            severity,
+            source: self.source.clone(),
+            document: self.index,
+            item: self.item,
+            kind: Some(self.kind.clone()),
+            name: self.name.clone(),
+            path: path.to_string(),
+            line: span.line,
+            column: span.column,
+            message: message.into(),
+        }
+    }
+
+    /// Decodes the whole manifest into a typed model (serde, strict: wrong types, missing
+    /// required fields and unknown fields are errors at their line:column).
+    pub fn decode<T: DeserializeOwned>(&self) -> Result<T, Diagnostic> {
+        de::from_node(&self.root).map_err(|e| self.decode_error(e))
+    }
+
+    /// Decodes one field of the manifest (for example `spec`) into a typed model.
+    pub fn decode_at<T: DeserializeOwned>(&self, path: &FieldPath) -> Result<T, Diagnostic> {
+        let node = self.root.locate(path);
+        de::from_node(node).map_err(|mut e| {
+            let mut full = path.0.clone();
+            full.append(&mut e.path.0);
+            e.path = FieldPath(full);
+            self.decode_error(e)
+        })
+    }
+
+    fn decode_error(&self, e: DeError) -> Diagnostic {
+        let span = e.span.unwrap_or(self.root.span);
+        self.diagnostic_at(Severity::Error, &e.path, span, e.message)
+    }
+
+    /// The document's `metadata.labels` as written (string values only).
+    pub fn labels(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.root
+            .get("metadata")
+            .and_then(|m| m.get("labels"))
+            .and_then(Node::as_map)
+            .unwrap_or(&[])
+            .iter()
+            .filter_map(|(k, v)| Some((k.as_scalar()?, v.as_scalar()?)))
+    }
+}
+
+/// Everything read from the sources: the manifests and the problems found while reading.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Input {
+    /// Manifests of known kinds, in input order.
+    pub documents: Vec<Document>,
+    /// Problems with the YAML or with `apiVersion`/`kind`.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl Input {
+    /// Reads all sources. Never fails: problems become diagnostics.
+    pub fn parse(sources: &[Source]) -> Input {
+        let mut input = Input::default();
+        for source in sources {
+            read_source(source, &mut input);
+        }
+        input
+    }
+
+    /// Reads one YAML string named `input`.
+    pub fn parse_str(text: &str) -> Input {
+        Input::parse(&[Source::new("input", text)])
+    }
+
+    /// The manifests of one kind, in input order.
+    pub fn of_kind<'a>(&'a self, kind: &'a str) -> impl Iterator<Item = &'a Document> + 'a {
+        self.documents.iter().filter(move |d| d.kind == kind)
+    }
+
+    /// Whether any error was found while reading.
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+}
+
+fn read_source(source: &Source, input: &mut Input) {
+    let mut index = 0;
+    for chunk in split_documents(&source.text) {
+        if !has_content(chunk.text) {
+            continue;
+        }
+        index += 1;
+        match parse_yaml(chunk.text, chunk.first_line) {
+            Ok((root, dups)) => {
+                for (span, key) in dups {
+                    input.diagnostics.push(Diagnostic::in_source(
+                        Severity::Error,
+                        &source.name,
+                        index,
+                        span,
+                        format!("duplicate key \"{key}\" in a mapping"),
+                    ));
+                }
+                match root {
+                    Some(root) if !root.is_null() => {
+                        read_manifest(source, index, None, root, input);
+                    }
+                    _ => index -= 1,
+                }
+            }
+            Err((span, msg)) => input.diagnostics.push(Diagnostic::in_source(
+                Severity::Error,
+                &source.name,
+                index,
+                span,
+                format!("invalid YAML: {msg}"),
+            )),
+        }
+    }
+}
+
+fn read_manifest(
+    source: &Source,
+    index: usize,
+    item: Option<usize>,
+    root: Node,
+    input: &mut Input,
+) {
+    let mut doc = Document {
+        source: source.name.clone(),
+        index,
+        item,
+        api_version: String::new(),
+        kind: String::new(),
+        name: None,
+        root,
+    };
+    if doc.root.as_map().is_none() {
+        input.diagnostics.push(doc.error(
+            &FieldPath::root(),
+            "a manifest must be a mapping with apiVersion, kind and metadata",
+        ));
+        return;
+    }
+    doc.name = doc
+        .root
+        .get("metadata")
+        .and_then(|m| m.get("name"))
+        .and_then(Node::as_scalar)
+        .map(str::to_string);
+    let kind = match doc.root.get("kind").map(|k| (k, k.as_str())) {
+        Some((_, Some(k))) => k.to_string(),
+        Some((_, None)) => {
+            input
+                .diagnostics
+                .push(doc.error(&"kind".into(), "kind must be a string"));
+            return;
+        }
+        None => {
+            input
+                .diagnostics
+                .push(doc.error(&FieldPath::root(), "missing required field \"kind\""));
+            return;
+        }
+    };
+    doc.kind = kind.clone();
+    let api_version = match doc.root.get("apiVersion").map(Node::as_str) {
+        Some(Some(v)) => v.to_string(),
+        Some(None) => {
+            input
+                .diagnostics
+                .push(doc.error(&"apiVersion".into(), "apiVersion must be a string"));
+            return;
+        }
+        None => {
+            input
+                .diagnostics
+                .push(doc.error(&FieldPath::root(), "missing required field \"apiVersion\""));
+            return;
+        }
+    };
+    doc.api_version = api_version.clone();
+
+    if kind == "List" || kind.ends_with("List") && doc.root.get("items").is_some() {
+        let items = match doc.root.get("items").map(|n| (n, n.as_seq())) {
+            Some((_, Some(items))) => items.to_vec(),
+            Some((n, None)) if n.is_null() => Vec::new(),
+            _ => {
+                input
+                    .diagnostics
+                    .push(doc.error(&"items".into(), "items of a List must be a sequence"));
+                return;
+            }
+        };
+        if item.is_some() {
+            input
+                .diagnostics
+                .push(doc.error(&FieldPath::root(), "a List inside a List is not supported"));
+            return;
+        }
+        for (i, node) in items.into_iter().enumerate() {
+            read_manifest(source, index, Some(i), node, input);
+        }
+        return;
+    }
+
+    match kinds::check(&api_version, &kind) {
+        Ok(()) => input.documents.push(doc),
+        Err(kinds::KindError::UnknownKind) => input.diagnostics.push(doc.error(
+            &"kind".into(),
+            format!(
+                "unknown kind \"{kind}\"; supported kinds: {}",
+                kinds::supported_kinds().join(", ")
+            ),
+        )),
+        Err(kinds::KindError::UnsupportedVersion(expected)) => input.diagnostics.push(doc.error(
+            &"apiVersion".into(),
+            format!(
+                "apiVersion \"{api_version}\" is not supported for kind {kind}; use {}",
+                expected.join(" or ")
+            ),
+        )),
+    }
+}
+
+struct Chunk<'a> {
+    text: &'a str,
+    /// 1-based line of the chunk's first line in the source.
+    first_line: u32,
+}
+
+/// Splits a stream at `---` document markers written at the start of a line.
+fn split_documents(text: &str) -> Vec<Chunk<'_>> {
+    let mut chunks = Vec::new();
+    let mut start = 0;
+    let mut start_line = 1u32;
+    let mut offset = 0;
+    for (line_no, line) in (1u32..).zip(text.split_inclusive('\n')) {
+        let is_marker = line.starts_with("---")
+            && line[3..]
+                .chars()
+                .next()
+                .is_none_or(|c| c == ' ' || c == '\t' || c == '\n' || c == '\r');
+        if is_marker && offset > start {
+            chunks.push(Chunk {
+                text: &text[start..offset],
+                first_line: start_line,
+            });
+            start = offset;
+            start_line = line_no;
+        }
+        offset += line.len();
+    }
+    chunks.push(Chunk {
+        text: &text[start..],
+        first_line: start_line,
+    });
+    chunks
+}
+
+/// Whether a chunk holds anything besides blank lines, comments, markers and directives.
+fn has_content(chunk: &str) -> bool {
+    chunk.lines().any(|l| {
+        let t = l.trim();
+        !(t.is_empty() || t.starts_with('#') || t.starts_with('%') || t == "---" || t == "...")
+            || (l.starts_with("---") && t.len() > 3 && !t[3..].trim_start().starts_with('#'))
+    })
+}
+
+/// Parses a single-document YAML text of any shape (not a manifest) into JSON, for test
+/// fixtures and tools. Errors carry line:column.
+pub fn yaml_to_json(text: &str) -> Result<serde_json::Value, String> {
+    match parse_yaml(text, 1) {
+        Ok((Some(root), _)) => Ok(root.to_json()),
+        Ok((None, _)) => Ok(serde_json::Value::Null),
+        Err((span, msg)) => Err(format!("{}:{}: {msg}", span.line, span.column)),
+    }
+}
+
+type Duplicates = Vec<(Span, String)>;
+
+/// Parses one YAML document into a [`Node`] tree with absolute line numbers.
+fn parse_yaml(text: &str, first_line: u32) -> Result<(Option<Node>, Duplicates), (Span, String)> {
+    let mut builder = Builder {
+        line_offset: first_line.saturating_sub(1),
+        ..Builder::default()
+    };
+    let mut parser = Parser::new_from_str(text);
+    if let Err(e) = parser.load(&mut builder, false) {
+        let m = e.marker();
+        return Err((builder.span(m), e.info().to_string()));
+    }
+    if let Some(err) = builder.error {
+        return Err(err);
+    }
+    Ok((builder.root, builder.duplicates))
+}
+
+enum Frame {
+    Seq(Span, usize, Vec<Node>),
+    Map(Span, usize, Vec<(Node, Node)>, Option<Node>),
+}
+
+#[derive(Default)]
+struct Builder {
+    line_offset: u32,
+    stack: Vec<Frame>,
+    root: Option<Node>,
+    anchors: HashMap<usize, Node>,
+    duplicates: Duplicates,
+    error: Option<(Span, String)>,
+}
+
+impl Builder {
+    fn span(&self, m: &Marker) -> Span {
+        Span {
+            line: m.line() as u32 + self.line_offset,
+            column: m.col() as u32 + 1,
+        }
+    }
+
+    fn push_value(&mut self, node: Node) {
+        match self.stack.last_mut() {
+            None => {
+                if self.root.is_none() {
+                    self.root = Some(node);
+                }
+            }
+            Some(Frame::Seq(_, _, items)) => items.push(node),
+            Some(Frame::Map(_, _, entries, pending)) => match pending.take() {
+                None => *pending = Some(node),
+                Some(key) => {
+                    if let Some(k) = key.as_scalar() {
+                        if entries.iter().any(|(ek, _)| ek.as_scalar() == Some(k)) {
+                            self.duplicates.push((key.span, k.to_string()));
+                        }
+                    }
+                    entries.push((key, node));
+                }
+            },
+        }
+    }
+}
+
+impl MarkedEventReceiver for Builder {
+    fn on_event(&mut self, ev: Event, mark: Marker) {
+        let span = self.span(&mark);
+        match ev {
+            Event::Scalar(text, style, anchor, tag) => {
+                let is_str_tag = tag.as_ref().is_some_and(|t| t.suffix == "str");
+                let plain = style == TScalarStyle::Plain && !is_str_tag;
+                let value = if plain && (text.is_empty() || text == "~" || text == "null") {
+                    Value::Null
+                } else {
+                    Value::Scalar(Scalar { text, plain })
+                };
+                let node = Node { value, span };
+                if anchor > 0 {
+                    self.anchors.insert(anchor, node.clone());
+                }
+                self.push_value(node);
+            }
+            Event::SequenceStart(anchor, _) => {
+                self.stack.push(Frame::Seq(span, anchor, Vec::new()))
+            }
+            Event::MappingStart(anchor, _) => {
+                self.stack.push(Frame::Map(span, anchor, Vec::new(), None))
+            }
+            Event::SequenceEnd | Event::MappingEnd => {
+                let node = match self.stack.pop() {
+                    // The parser marks block collections at a look-ahead token; the first
+                    // item or key is where the user sees the collection start.
+                    Some(Frame::Seq(span, anchor, items)) => (
+                        Node {
+                            span: items.first().map_or(span, |n| n.span.min(span)),
+                            value: Value::Seq(items),
+                        },
+                        anchor,
+                    ),
+                    Some(Frame::Map(span, anchor, entries, _)) => (
+                        Node {
+                            span: entries.first().map_or(span, |(k, _)| k.span.min(span)),
+                            value: Value::Map(entries),
+                        },
+                        anchor,
+                    ),
+                    None => return,
+                };
+                if node.1 > 0 {
+                    self.anchors.insert(node.1, node.0.clone());
+                }
+                self.push_value(node.0);
+            }
+            Event::Alias(id) => match self.anchors.get(&id) {
+                Some(n) => {
+                    let mut n = n.clone();
+                    n.span = span;
+                    self.push_value(n);
+                }
+                None => {
+                    if self.error.is_none() {
+                        self.error = Some((span, "alias to an unknown anchor".to_string()));
+                    }
+                }
+            },
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn multi_document_with_spans_and_lists() {
+        let text = "\
+# fleet
+apiVersion: cluster.kubernetes-fleet.io/v1
+kind: MemberCluster
+metadata:
+  name: a
+---
+apiVersion: v1
+kind: List
+items:
+- apiVersion: cluster.kubernetes-fleet.io/v1beta1
+  kind: MemberCluster
+  metadata: {name: b}
+- apiVersion: cluster.kubernetes-fleet.io/v1beta1
+  kind: MemberCluster
+  metadata:
+    name: c
+";
+        let input = Input::parse_str(text);
+        assert!(input.diagnostics.is_empty(), "{:?}", input.diagnostics);
+        let names: Vec<_> = input
+            .documents
+            .iter()
+            .map(|d| (d.index, d.item, d.name.clone().unwrap_or_default()))
+            .collect();
+        assert_eq!(
+            names,
+            vec![
+                (1, None, "a".to_string()),
+                (2, Some(0), "b".to_string()),
+                (2, Some(1), "c".to_string())
+            ]
+        );
+        let c = &input.documents[2];
+        let span = c.root.locate(&"metadata.name".into()).span;
+        assert_eq!((span.line, span.column), (16, 11));
+    }
+
+    #[test]
+    fn a_broken_document_does_not_hide_the_others() {
+        let text = "\
+apiVersion: cluster.kubernetes-fleet.io/v1
+kind: MemberCluster
+metadata: {name: a
+---
+apiVersion: cluster.kubernetes-fleet.io/v1
+kind: MemberCluster
+metadata: {name: b}
+";
+        let input = Input::parse_str(text);
+        assert_eq!(input.documents.len(), 1);
+        assert_eq!(input.documents[0].name.as_deref(), Some("b"));
+        assert_eq!(input.diagnostics.len(), 1);
+        let d = &input.diagnostics[0];
+        assert_eq!(d.document, 1);
+        assert!(d.message.starts_with("invalid YAML"), "{}", d.message);
+        assert!(d.line >= 3, "line {}", d.line);
+    }
+
+    #[test]
+    fn unknown_kind_and_missing_fields_are_errors_with_positions() {
+        let text = "apiVersion: v1\nkind: Frobnicator\n---\nkind: MemberCluster\n---\napiVersion: cluster.kubernetes-fleet.io/v2\nkind: MemberCluster\n";
+        let input = Input::parse_str(text);
+        assert!(input.documents.is_empty());
+        let msgs: Vec<_> = input
+            .diagnostics
+            .iter()
+            .map(|d| (d.document, d.line, d.column, d.message.clone()))
+            .collect();
+        assert_eq!(msgs.len(), 3);
+        assert_eq!((msgs[0].0, msgs[0].1, msgs[0].2), (1, 2, 7));
+        assert!(msgs[0].3.starts_with("unknown kind \"Frobnicator\""));
+        assert_eq!(msgs[1].3, "missing required field \"apiVersion\"");
+        assert_eq!((msgs[2].0, msgs[2].1), (3, 6));
+        assert!(msgs[2]
+            .3
+            .contains("is not supported for kind MemberCluster"));
+    }
+
+    #[test]
+    fn duplicate_keys_are_reported() {
+        let text = "apiVersion: cluster.kubernetes-fleet.io/v1\nkind: MemberCluster\nmetadata:\n  name: a\n  name: b\n";
+        let input = Input::parse_str(text);
+        assert_eq!(input.diagnostics.len(), 1);
+        assert_eq!(input.diagnostics[0].line, 5);
+        assert!(input.diagnostics[0]
+            .message
+            .contains("duplicate key \"name\""));
+    }
+}

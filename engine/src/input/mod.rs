@@ -1,0 +1,12 @@
+//! Text → typed manifests: YAML documents with spans, kinds, and shared value types.
+
+pub mod de;
+pub mod diagnostics;
+pub mod documents;
+pub mod duration;
+pub mod kinds;
+pub mod node;
+
+pub use diagnostics::{Diagnostic, Severity, Span};
+pub use documents::{Document, Input, Source};
+pub use node::{FieldPath, Node};

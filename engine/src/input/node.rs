@@ -1,0 +1,369 @@
+//! A YAML value tree in which every node remembers where it was written.
+
+use super::diagnostics::Span;
+use std::fmt;
+
+/// A YAML node and the line:column where it starts.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node {
+    /// The value.
+    pub value: Value,
+    /// Where the node starts in its source.
+    pub span: Span,
+}
+
+/// The value of a YAML node.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    /// `null`, `~` or nothing.
+    Null,
+    /// Any scalar, kept as written; see [`Scalar::resolve`] for its type.
+    Scalar(Scalar),
+    /// A sequence.
+    Seq(Vec<Node>),
+    /// A mapping, in source order.
+    Map(Vec<(Node, Node)>),
+}
+
+/// A scalar as written.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scalar {
+    /// The text after YAML unescaping.
+    pub text: String,
+    /// Unquoted (plain) scalars may be numbers or booleans; quoted ones are always strings.
+    pub plain: bool,
+}
+
+/// The type a scalar resolves to, as Kubernetes' YAML decoder (go-yaml, YAML 1.1 rules) sees it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Resolved<'a> {
+    /// `null`, `~`, empty.
+    Null,
+    /// `true`, `yes`, `on`, `false`, `no`, `off`, …
+    Bool(bool),
+    /// A whole number that fits in 64 bits.
+    Int(i64),
+    /// A number with a fraction or an exponent.
+    Float(f64),
+    /// Anything else.
+    Str(&'a str),
+}
+
+impl Scalar {
+    /// How a decoder following YAML 1.1 (like Kubernetes') types this scalar.
+    pub fn resolve(&self) -> Resolved<'_> {
+        if !self.plain {
+            return Resolved::Str(&self.text);
+        }
+        let t = self.text.as_str();
+        match t {
+            "" | "~" | "null" | "Null" | "NULL" => return Resolved::Null,
+            "true" | "True" | "TRUE" | "yes" | "Yes" | "YES" | "y" | "Y" | "on" | "On" | "ON" => {
+                return Resolved::Bool(true)
+            }
+            "false" | "False" | "FALSE" | "no" | "No" | "NO" | "n" | "N" | "off" | "Off"
+            | "OFF" => return Resolved::Bool(false),
+            ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => {
+                return Resolved::Float(f64::INFINITY)
+            }
+            "-.inf" | "-.Inf" | "-.INF" => return Resolved::Float(f64::NEG_INFINITY),
+            ".nan" | ".NaN" | ".NAN" => return Resolved::Float(f64::NAN),
+            _ => {}
+        }
+        if let Some(i) = parse_int(t) {
+            return Resolved::Int(i);
+        }
+        if looks_like_float(t) {
+            if let Ok(f) = t.parse::<f64>() {
+                return Resolved::Float(f);
+            }
+        }
+        Resolved::Str(t)
+    }
+}
+
+fn parse_int(t: &str) -> Option<i64> {
+    let (neg, body) = match t.as_bytes().first() {
+        Some(b'-') => (true, &t[1..]),
+        Some(b'+') => (false, &t[1..]),
+        _ => (false, t),
+    };
+    let v = if let Some(hex) = body.strip_prefix("0x") {
+        i64::from_str_radix(hex, 16).ok()?
+    } else if !body.is_empty() && body.bytes().all(|b| b.is_ascii_digit()) {
+        body.parse::<i64>().ok()?
+    } else {
+        return None;
+    };
+    Some(if neg { -v } else { v })
+}
+
+fn looks_like_float(t: &str) -> bool {
+    let body = t.strip_prefix(['-', '+']).unwrap_or(t);
+    let (mantissa, exponent) = match body.find(['e', 'E']) {
+        Some(i) => (&body[..i], Some(&body[i + 1..])),
+        None => (body, None),
+    };
+    let digits = mantissa.bytes().filter(u8::is_ascii_digit).count();
+    let dots = mantissa.bytes().filter(|b| *b == b'.').count();
+    let mantissa_ok = digits > 0
+        && dots <= 1
+        && mantissa.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+        && (dots == 1 || exponent.is_some());
+    let exponent_ok = exponent.is_none_or(|e| {
+        let e = e.strip_prefix(['-', '+']).unwrap_or(e);
+        !e.is_empty() && e.bytes().all(|b| b.is_ascii_digit())
+    });
+    mantissa_ok && exponent_ok
+}
+
+impl Node {
+    /// The string of a scalar node (whatever its resolved type), or `None`.
+    pub fn as_scalar(&self) -> Option<&str> {
+        match &self.value {
+            Value::Scalar(s) => Some(&s.text),
+            _ => None,
+        }
+    }
+
+    /// The string of a node that resolves to a string (quoted, or plain and not a number,
+    /// boolean or null).
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.value {
+            Value::Scalar(s) => match s.resolve() {
+                Resolved::Str(t) => Some(t),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// The entries of a mapping node.
+    pub fn as_map(&self) -> Option<&[(Node, Node)]> {
+        match &self.value {
+            Value::Map(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// The items of a sequence node.
+    pub fn as_seq(&self) -> Option<&[Node]> {
+        match &self.value {
+            Value::Seq(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// Whether the node is null.
+    pub fn is_null(&self) -> bool {
+        match &self.value {
+            Value::Null => true,
+            Value::Scalar(s) => s.resolve() == Resolved::Null,
+            _ => false,
+        }
+    }
+
+    /// The value under `key` in a mapping node.
+    pub fn get(&self, key: &str) -> Option<&Node> {
+        self.as_map()?
+            .iter()
+            .find(|(k, _)| k.as_scalar() == Some(key))
+            .map(|(_, v)| v)
+    }
+
+    /// The key node of `key` in a mapping node (to point at the key rather than the value).
+    pub fn key_node(&self, key: &str) -> Option<&Node> {
+        self.as_map()?
+            .iter()
+            .find(|(k, _)| k.as_scalar() == Some(key))
+            .map(|(k, _)| k)
+    }
+
+    /// Follows a field path as far as it exists and returns the deepest node reached.
+    pub fn locate(&self, path: &FieldPath) -> &Node {
+        let mut node = self;
+        for seg in &path.0 {
+            let next = match seg {
+                PathSeg::Key(k) => node.get(k),
+                PathSeg::Index(i) => node.as_seq().and_then(|s| s.get(*i)),
+            };
+            match next {
+                Some(n) => node = n,
+                None => break,
+            }
+        }
+        node
+    }
+
+    /// The node as JSON (scalars typed with [`Scalar::resolve`]; non-string keys stringified).
+    pub fn to_json(&self) -> serde_json::Value {
+        use serde_json::Value as J;
+        match &self.value {
+            Value::Null => J::Null,
+            Value::Scalar(s) => match s.resolve() {
+                Resolved::Null => J::Null,
+                Resolved::Bool(b) => J::Bool(b),
+                Resolved::Int(i) => J::from(i),
+                Resolved::Float(f) => serde_json::Number::from_f64(f)
+                    .map(J::Number)
+                    .unwrap_or_else(|| J::String(s.text.clone())),
+                Resolved::Str(t) => J::String(t.to_string()),
+            },
+            Value::Seq(items) => J::Array(items.iter().map(Node::to_json).collect()),
+            Value::Map(entries) => J::Object(
+                entries
+                    .iter()
+                    .map(|(k, v)| (k.as_scalar().unwrap_or("").to_string(), v.to_json()))
+                    .collect(),
+            ),
+        }
+    }
+}
+
+/// One step of a field path.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum PathSeg {
+    /// A mapping key.
+    Key(String),
+    /// A sequence index.
+    Index(usize),
+}
+
+/// A path to a field, written `spec.policy.tolerations[0].key` (keys that are not plain
+/// identifiers are quoted: `status.properties["kubernetes-fleet.io/node-count"].value`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+pub struct FieldPath(pub Vec<PathSeg>);
+
+impl FieldPath {
+    /// The empty path (the document itself).
+    pub fn root() -> Self {
+        FieldPath(Vec::new())
+    }
+
+    /// This path followed by a key.
+    pub fn key(&self, key: &str) -> Self {
+        let mut p = self.clone();
+        p.0.push(PathSeg::Key(key.to_string()));
+        p
+    }
+
+    /// This path followed by an index.
+    pub fn index(&self, i: usize) -> Self {
+        let mut p = self.clone();
+        p.0.push(PathSeg::Index(i));
+        p
+    }
+
+    /// Parses the textual form produced by `Display`. Unparsable parts end the path.
+    pub fn parse(text: &str) -> Self {
+        let mut segs = Vec::new();
+        let b = text.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            match b[i] {
+                b'.' => i += 1,
+                b'[' if b.get(i + 1) == Some(&b'"') => {
+                    let rest = &text[i + 2..];
+                    let Some(end) = rest.find("\"]") else { break };
+                    segs.push(PathSeg::Key(rest[..end].to_string()));
+                    i += 2 + end + 2;
+                }
+                b'[' => {
+                    let rest = &text[i + 1..];
+                    let Some(end) = rest.find(']') else { break };
+                    let Ok(n) = rest[..end].parse::<usize>() else {
+                        break;
+                    };
+                    segs.push(PathSeg::Index(n));
+                    i += 1 + end + 1;
+                }
+                _ => {
+                    let rest = &text[i..];
+                    let end = rest.find(['.', '[']).unwrap_or(rest.len());
+                    segs.push(PathSeg::Key(rest[..end].to_string()));
+                    i += end;
+                }
+            }
+        }
+        FieldPath(segs)
+    }
+}
+
+fn is_plain_key(k: &str) -> bool {
+    !k.is_empty()
+        && k.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+impl fmt::Display for FieldPath {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (n, seg) in self.0.iter().enumerate() {
+            match seg {
+                PathSeg::Key(k) if is_plain_key(k) => {
+                    if n > 0 {
+                        f.write_str(".")?;
+                    }
+                    f.write_str(k)?;
+                }
+                PathSeg::Key(k) => write!(f, "[\"{k}\"]")?,
+                PathSeg::Index(i) => write!(f, "[{i}]")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+impl From<&str> for FieldPath {
+    fn from(s: &str) -> Self {
+        FieldPath::parse(s)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plain(t: &str) -> Scalar {
+        Scalar {
+            text: t.to_string(),
+            plain: true,
+        }
+    }
+
+    #[test]
+    fn resolves_scalars_like_kubernetes() {
+        assert_eq!(plain("4").resolve(), Resolved::Int(4));
+        assert_eq!(plain("-0x10").resolve(), Resolved::Int(-16));
+        assert_eq!(plain("1.5").resolve(), Resolved::Float(1.5));
+        assert_eq!(plain("1e3").resolve(), Resolved::Float(1000.0));
+        assert_eq!(plain("yes").resolve(), Resolved::Bool(true));
+        assert_eq!(plain("~").resolve(), Resolved::Null);
+        assert_eq!(plain("500m").resolve(), Resolved::Str("500m"));
+        assert_eq!(plain("4Gi").resolve(), Resolved::Str("4Gi"));
+        assert_eq!(plain("1.2.3").resolve(), Resolved::Str("1.2.3"));
+        assert_eq!(plain("10h5m").resolve(), Resolved::Str("10h5m"));
+        let quoted = Scalar {
+            text: "4".into(),
+            plain: false,
+        };
+        assert_eq!(quoted.resolve(), Resolved::Str("4"));
+    }
+
+    #[test]
+    fn field_paths_round_trip() {
+        let p = FieldPath::root()
+            .key("status")
+            .key("properties")
+            .key("kubernetes-fleet.io/node-count")
+            .key("value");
+        let text = p.to_string();
+        assert_eq!(
+            text,
+            "status.properties[\"kubernetes-fleet.io/node-count\"].value"
+        );
+        assert_eq!(FieldPath::parse(&text), p);
+        let q = FieldPath::parse("spec.policy.tolerations[2].key");
+        assert_eq!(q.to_string(), "spec.policy.tolerations[2].key");
+        assert_eq!(q.0.len(), 5);
+    }
+}

@@ -1,0 +1,87 @@
+//! Fleet Policy: KubeFleet placement, Karpenter disruption budgets and fleet rollouts,
+//! evaluated offline from the YAML people write.
+//!
+//! Data flows one way: text → documents with spans ([`input`]) → typed manifests
+//! ([`model`]) → a domain engine ([`placement`], [`disruption`], [`rollout`]) → a result with
+//! explanations ([`report`]) → rendered by the CLI, the wasm API or the playground.
+//!
+//! ```
+//! use fleet_policy::{place, PlaceOptions, Source};
+//! let yaml = "\
+//! apiVersion: cluster.kubernetes-fleet.io/v1
+//! kind: MemberCluster
+//! metadata: {name: east, labels: {region: east}}
+//! ---
+//! apiVersion: placement.kubernetes-fleet.io/v1
+//! kind: ClusterResourcePlacement
+//! metadata: {name: web}
+//! spec:
+//!   policy:
+//!     placementType: PickAll
+//! ";
+//! let at = chrono::DateTime::parse_from_rfc3339("2026-01-01T00:00:00Z").unwrap().to_utc();
+//! let report = place(&[Source::new("fleet.yaml", yaml)], &PlaceOptions::at(at));
+//! assert_eq!(report.placements[0].picked[0].cluster, "east");
+//! ```
+
+#![forbid(unsafe_code)]
+// Diagnostics are the error currency of the engine; boxing them everywhere buys nothing.
+#![allow(clippy::result_large_err)]
+
+pub mod disruption;
+pub mod input;
+pub mod model;
+pub mod placement;
+pub mod report;
+pub mod rollout;
+pub mod selectors;
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;
+
+pub use disruption::{BudgetOptions, BudgetReport};
+pub use input::{Diagnostic, Input, Severity, Source, Span};
+pub use placement::{PlaceOptions, PlacementReport};
+pub use report::{EvaluateOptions, EvaluateReport, ValidateReport};
+pub use rollout::{RolloutOptions, RolloutReport};
+
+/// The engine version (also written into playground share links).
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Schedules every ClusterResourcePlacement in the sources against the MemberClusters in them.
+pub fn place(sources: &[Source], options: &PlaceOptions) -> PlacementReport {
+    let input = Input::parse(sources);
+    let mut r = placement::place(&input, options);
+    report::prepend_input_diagnostics(&input, &mut r.errors, &mut r.warnings);
+    r
+}
+
+/// Evaluates the disruption budgets, windows and candidates of every NodePool in the sources.
+pub fn budgets(sources: &[Source], options: &BudgetOptions) -> BudgetReport {
+    let input = Input::parse(sources);
+    let mut r = disruption::budgets(&input, options);
+    report::prepend_input_diagnostics(&input, &mut r.errors, &mut r.warnings);
+    r
+}
+
+/// Plans and simulates every rollout (update run, staged run, rolling update) in the sources.
+pub fn rollout(sources: &[Source], options: &RolloutOptions) -> RolloutReport {
+    let input = Input::parse(sources);
+    let mut r = rollout::rollout(&input, options);
+    report::prepend_input_diagnostics(&input, &mut r.errors, &mut r.warnings);
+    r
+}
+
+/// Detects what the sources hold and runs every engine that applies.
+pub fn evaluate(sources: &[Source], options: &EvaluateOptions) -> EvaluateReport {
+    report::evaluate(&Input::parse(sources), options)
+}
+
+/// Checks the sources without evaluating: YAML, kinds, fields, and each engine's validation.
+pub fn validate(sources: &[Source], options: &EvaluateOptions) -> ValidateReport {
+    let r = evaluate(sources, options);
+    ValidateReport {
+        valid: r.errors.is_empty(),
+        errors: r.errors,
+        warnings: r.warnings,
+    }
+}

@@ -1,0 +1,1 @@
+//! Karpenter manifests: NodePool, NodeClaim, Node, Pod.

@@ -1,0 +1,29 @@
+//! `metadata` as every manifest has it. Fields the engine does not use (uid, managedFields…)
+//! are accepted and ignored, as `kubectl get -o yaml` output is full of them.
+
+use serde::Deserialize;
+use std::collections::BTreeMap;
+
+/// The parts of `metadata` the engine reads.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ObjectMeta {
+    /// `metadata.name`.
+    #[serde(default)]
+    pub name: String,
+    /// `metadata.namespace`.
+    #[serde(default)]
+    pub namespace: Option<String>,
+    /// `metadata.labels`.
+    #[serde(default)]
+    pub labels: BTreeMap<String, String>,
+    /// `metadata.annotations`.
+    #[serde(default)]
+    pub annotations: BTreeMap<String, String>,
+    /// `metadata.creationTimestamp` (RFC 3339).
+    #[serde(default)]
+    pub creation_timestamp: Option<String>,
+    /// `metadata.deletionTimestamp` (RFC 3339); set when the object is being deleted.
+    #[serde(default)]
+    pub deletion_timestamp: Option<String>,
+}

@@ -1,0 +1,1 @@
+//! Rollout manifests: Azure update runs and strategies, KubeFleet staged update strategies/runs.

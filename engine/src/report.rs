@@ -1,0 +1,155 @@
+//! The combined result shapes, and rendering of results as JSON or YAML.
+
+use crate::input::{Diagnostic, Input};
+use crate::{disruption, placement, rollout};
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+
+/// Options for [`crate::evaluate`]: the evaluation instant plus each engine's options.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EvaluateOptions {
+    /// Placement options.
+    pub place: placement::PlaceOptions,
+    /// Disruption options.
+    pub budgets: disruption::BudgetOptions,
+    /// Rollout options.
+    pub rollout: rollout::RolloutOptions,
+}
+
+impl EvaluateOptions {
+    /// Builds every engine's options from one JSON object (`{"at": "...", ...}`); each engine
+    /// reads the keys it knows.
+    pub fn from_json(value: &serde_json::Value) -> Result<Self, String> {
+        Ok(EvaluateOptions {
+            place: options_from_json(value)?,
+            budgets: options_from_json(value)?,
+            rollout: options_from_json(value)?,
+        })
+    }
+
+    /// Default options of every engine at `at`.
+    pub fn at(at: DateTime<Utc>) -> Self {
+        let v = serde_json::json!({ "at": at.to_rfc3339() });
+        // Every engine's options must be constructible from `at` alone.
+        match Self::from_json(&v) {
+            Ok(o) => o,
+            Err(e) => unreachable!("options need more than `at`: {e}"),
+        }
+    }
+}
+
+/// Decodes an engine's options from a JSON object, with a message naming the bad option.
+pub fn options_from_json<T: serde::de::DeserializeOwned>(
+    value: &serde_json::Value,
+) -> Result<T, String> {
+    serde_json::from_value(value.clone()).map_err(|e| format!("invalid options: {e}"))
+}
+
+/// Result of [`crate::evaluate`]: whichever engines applied.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EvaluateReport {
+    /// Placement results (empty when the input has no placement).
+    pub placements: Vec<placement::PlacementResult>,
+    /// NodePool results.
+    pub node_pools: Vec<serde_json::Value>,
+    /// Rollout results.
+    pub rollouts: Vec<serde_json::Value>,
+    /// All errors.
+    pub errors: Vec<Diagnostic>,
+    /// All warnings.
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Result of [`crate::validate`].
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ValidateReport {
+    /// True when there is no error.
+    pub valid: bool,
+    /// Errors.
+    pub errors: Vec<Diagnostic>,
+    /// Warnings.
+    pub warnings: Vec<Diagnostic>,
+}
+
+pub(crate) fn prepend_input_diagnostics(
+    input: &Input,
+    errors: &mut Vec<Diagnostic>,
+    warnings: &mut Vec<Diagnostic>,
+) {
+    let (e, w) = crate::input::diagnostics::partition(input.diagnostics.clone());
+    errors.splice(0..0, e);
+    warnings.splice(0..0, w);
+}
+
+fn to_values<T: Serialize>(items: &[T]) -> Vec<serde_json::Value> {
+    items
+        .iter()
+        .filter_map(|i| serde_json::to_value(i).ok())
+        .collect()
+}
+
+pub(crate) fn evaluate(input: &Input, options: &EvaluateOptions) -> EvaluateReport {
+    let mut out = EvaluateReport::default();
+    if placement::applies(input) {
+        let r = placement::place(input, &options.place);
+        out.placements = r.placements;
+        out.errors.extend(r.errors);
+        out.warnings.extend(r.warnings);
+    }
+    if disruption::applies(input) {
+        let r = disruption::budgets(input, &options.budgets);
+        out.node_pools = to_values(&r.node_pools);
+        out.errors.extend(r.errors);
+        out.warnings.extend(r.warnings);
+    }
+    if rollout::applies(input) {
+        let r = rollout::rollout(input, &options.rollout);
+        out.rollouts = to_values(&r.rollouts);
+        out.errors.extend(r.errors);
+        out.warnings.extend(r.warnings);
+    }
+    prepend_input_diagnostics(input, &mut out.errors, &mut out.warnings);
+    out
+}
+
+/// Renders any result as pretty JSON.
+pub fn to_json<T: Serialize>(value: &T) -> String {
+    serde_json::to_string_pretty(value).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+}
+
+/// Renders any result as YAML (through its JSON form, so both carry the same content).
+pub fn to_yaml<T: Serialize>(value: &T) -> String {
+    let json = match serde_json::to_value(value) {
+        Ok(v) => v,
+        Err(e) => return format!("error: {e}\n"),
+    };
+    let yaml = json_to_yaml(&json);
+    let mut out = String::new();
+    let mut emitter = yaml_rust2::YamlEmitter::new(&mut out);
+    if emitter.dump(&yaml).is_err() {
+        return "error: could not render YAML\n".to_string();
+    }
+    out.push('\n');
+    out
+}
+
+fn json_to_yaml(v: &serde_json::Value) -> yaml_rust2::Yaml {
+    use yaml_rust2::Yaml;
+    match v {
+        serde_json::Value::Null => Yaml::Null,
+        serde_json::Value::Bool(b) => Yaml::Boolean(*b),
+        serde_json::Value::Number(n) => match n.as_i64() {
+            Some(i) => Yaml::Integer(i),
+            None => Yaml::Real(n.to_string()),
+        },
+        serde_json::Value::String(s) => Yaml::String(s.clone()),
+        serde_json::Value::Array(a) => Yaml::Array(a.iter().map(json_to_yaml).collect()),
+        serde_json::Value::Object(o) => Yaml::Hash(
+            o.iter()
+                .map(|(k, v)| (Yaml::String(k.clone()), json_to_yaml(v)))
+                .collect(),
+        ),
+    }
+}

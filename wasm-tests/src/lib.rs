@@ -1,0 +1,1 @@
+//! Holder crate for the wasm tests in `tests/` (they only build for wasm32).
