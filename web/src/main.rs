@@ -2,6 +2,8 @@
 
 #[cfg(target_arch = "wasm32")]
 mod app;
+#[cfg(target_arch = "wasm32")]
+mod views;
 
 #[cfg(target_arch = "wasm32")]
 fn main() {

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Installs what the build and the tests need, skipping whatever is already there, and writes
+# .setup/env (sourced by the Makefile's recipes) with the wasm build route it chose.
+#
+#  - wasm32 target: rustup's target where it is (or can be) installed — the ordinary route on a
+#    laptop — otherwise Debian's rustc-web + rust-web-src with -Zbuild-std (no download of a
+#    Rust target needed; see ../shared/TOOLCHAIN.md).
+#  - wasm-bindgen CLI at exactly the version pinned in Cargo.toml.
+#  - Chromium + chromedriver (Debian packages) for browser tests.
+#  - npm dev tools (playwright-core, binaryen, esbuild, …) from package-lock.json.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mkdir -p .setup
+log() { printf '[setup] %s\n' "$*"; }
+
+SUDO=""
+if [ "$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1; then SUDO=sudo; fi
+apt_updated=""
+apt_install() {
+  command -v apt-get >/dev/null 2>&1 || { log "apt-get not available; install manually: $*"; return 1; }
+  if [ -z "$apt_updated" ]; then $SUDO apt-get update -qq; apt_updated=1; fi
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "$@" >/dev/null
+}
+
+# 1. The wasm32 route.
+route="${FLEET_WASM_ROUTE:-}"
+if [ -z "$route" ]; then
+  if rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+    route=rustup
+  elif timeout 20 rustup target add wasm32-unknown-unknown >/dev/null 2>&1; then
+    route=rustup
+  else
+    route=debian
+  fi
+fi
+if [ "$route" = debian ]; then
+  if ! { [ -x /usr/bin/rustc ] && /usr/bin/rustc --version 2>/dev/null | grep -q '^rustc 1\.\(9[0-9]\|[1-9][0-9][0-9]\)' \
+        && [ -d /usr/lib/rustlib/src/rust/library ] && command -v wasm-ld-22 >/dev/null 2>&1; }; then
+    log "installing Debian's rustc-web, rust-web-src and lld-22"
+    apt_install rustc-web cargo-web rust-web-src lld-22
+  fi
+  rustup toolchain list 2>/dev/null | grep -q '^debian' || rustup toolchain link debian /usr
+  cat > .setup/env <<ENV
+export WASM_CARGO="cargo +debian"
+export WASM_BUILD_STD="-Zbuild-std=std,panic_abort"
+export RUSTC_BOOTSTRAP=1
+export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=wasm-ld-22
+ENV
+else
+  cat > .setup/env <<ENV
+export WASM_CARGO="cargo"
+export WASM_BUILD_STD=""
+ENV
+fi
+log "wasm32 route: $route"
+
+# 2. wasm-bindgen CLI pinned to the crate version.
+want=$(sed -n 's/^wasm-bindgen = "=\([0-9.]*\)".*/\1/p' Cargo.toml)
+have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
+if [ "$have" != "$want" ]; then
+  log "installing wasm-bindgen-cli $want (a few minutes, once)"
+  cargo install -q wasm-bindgen-cli --version "$want"
+fi
+
+# 3. Chromium and chromedriver.
+if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
+  log "installing chromium and chromium-driver"
+  apt_install chromium chromium-driver
+fi
+echo "export CHROME=$(command -v chromium)" >> .setup/env
+echo "export CHROMEDRIVER=$(command -v chromedriver)" >> .setup/env
+
+# 4. npm dev tools, reinstalled only when the lock file changes.
+stamp=node_modules/.lock-stamp
+if [ ! -f "$stamp" ] || ! cmp -s package-lock.json "$stamp"; then
+  log "installing npm dev tools"
+  npm ci --no-audit --no-fund --loglevel=error
+  cp package-lock.json "$stamp"
+fi
+log "ready"

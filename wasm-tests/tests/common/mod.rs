@@ -1,0 +1,96 @@
+//! Shared wasm-bindgen tests of the JS API: the same assertions run in Node and in Chromium.
+
+use fleet_policy::wasm;
+use wasm_bindgen::JsValue;
+
+pub const FLEET: &str = "\
+apiVersion: cluster.kubernetes-fleet.io/v1
+kind: MemberCluster
+metadata: {name: prod-east, labels: {env: prod, region: east}}
+---
+apiVersion: cluster.kubernetes-fleet.io/v1beta1
+kind: MemberCluster
+metadata: {name: prod-west, labels: {env: prod, region: west}}
+---
+apiVersion: cluster.kubernetes-fleet.io/v1
+kind: MemberCluster
+metadata: {name: dev-east, labels: {env: dev, region: east}}
+---
+apiVersion: placement.kubernetes-fleet.io/v1beta1
+kind: ClusterResourcePlacement
+metadata: {name: app}
+spec:
+  policy:
+    placementType: PickAll
+    affinity:
+      clusterAffinity:
+        requiredDuringSchedulingIgnoredDuringExecution:
+          clusterSelectorTerms:
+          - labelSelector:
+              matchExpressions:
+              - {key: env, operator: In, values: [prod]}
+";
+
+fn options() -> JsValue {
+    let o = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&o, &"at".into(), &"2026-01-01T00:00:00Z".into());
+    o.into()
+}
+
+/// Converts a result object to JSON through the JS engine's own JSON.stringify, so the test
+/// sees exactly what a JavaScript caller sees.
+fn json(v: &JsValue) -> serde_json::Value {
+    let text = js_sys::JSON::stringify(v)
+        .map(String::from)
+        .unwrap_or_default();
+    serde_json::from_str(&text).unwrap_or(serde_json::Value::Null)
+}
+
+pub fn place_returns_picks_and_reasons() {
+    let r = wasm::place(FLEET, options()).unwrap_or(JsValue::NULL);
+    let r = json(&r);
+    let p = &r["placements"][0];
+    assert_eq!(p["name"], "app");
+    let picked: Vec<_> = p["picked"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|c| c["cluster"].clone())
+        .collect();
+    assert_eq!(picked, vec!["prod-east", "prod-west"]);
+    assert_eq!(p["filtered"][0]["cluster"], "dev-east");
+    assert_eq!(p["filtered"][0]["plugin"], "ClusterAffinity");
+    assert_eq!(
+        p["condition"]["message"],
+        "found all cluster needed as specified by the scheduling policy, found 2 cluster(s)"
+    );
+    assert_eq!(r["errors"].as_array().map(Vec::len), Some(0));
+}
+
+pub fn bad_yaml_is_an_error_value_with_position() {
+    let r = wasm::place(
+        "apiVersion: v1\nkind: MemberCluster\nmetadata: {name: [x}\n",
+        options(),
+    )
+    .unwrap_or(JsValue::NULL);
+    let r = json(&r);
+    let e = &r["errors"][0];
+    assert_eq!(e["line"], 3);
+    assert_eq!(e["document"], 1);
+    assert!(
+        e["message"]
+            .as_str()
+            .unwrap_or("")
+            .starts_with("invalid YAML"),
+        "{e}"
+    );
+}
+
+pub fn options_default_to_now_and_misuse_throws() {
+    let r = wasm::place(FLEET, JsValue::UNDEFINED);
+    assert!(r.is_ok());
+    let bad = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&bad, &"at".into(), &JsValue::from_f64(5.0));
+    assert!(wasm::place(FLEET, bad.into()).is_err());
+    assert_eq!(wasm::version(), fleet_policy::VERSION);
+}
