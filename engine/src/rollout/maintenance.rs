@@ -372,3 +372,216 @@ impl CompiledWindow {
         out
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::rollout::{
+        AbsoluteMonthlySchedule, DailySchedule, DateSpan, RelativeMonthlySchedule, WeeklySchedule,
+    };
+
+    fn t(s: &str) -> i64 {
+        DateTime::parse_from_rfc3339(s)
+            .map(|d| d.timestamp())
+            .unwrap_or(i64::MIN)
+    }
+
+    fn window(schedule: Schedule, start_time: &str, offset: Option<&str>) -> MaintenanceWindow {
+        MaintenanceWindow {
+            schedule,
+            duration_hours: 4,
+            utc_offset: offset.map(str::to_string),
+            start_date: Some("2025-06-01".into()),
+            end_date: None,
+            start_time: start_time.into(),
+            not_allowed_dates: Vec::new(),
+        }
+    }
+
+    fn expand(w: &MaintenanceWindow, from: &str, to: &str) -> Vec<Window> {
+        let c = compile(w).unwrap_or_else(|e| panic!("{e:?}"));
+        let from = DateTime::parse_from_rfc3339(from)
+            .map(|d| d.to_utc())
+            .unwrap_or_default();
+        let to = DateTime::parse_from_rfc3339(to)
+            .map(|d| d.to_utc())
+            .unwrap_or_default();
+        normalise(c.expand(from, to, from.date_naive()))
+    }
+
+    #[test]
+    fn weekly_with_offset_lands_in_utc() {
+        let w = window(
+            Schedule {
+                weekly: Some(WeeklySchedule {
+                    interval_weeks: 1,
+                    day_of_week: "Tuesday".into(),
+                }),
+                ..Schedule::default()
+            },
+            "22:00",
+            Some("+02:00"),
+        );
+        let got = expand(&w, "2025-06-01T00:00:00Z", "2025-06-16T00:00:00Z");
+        // Tuesday 22:00 at +02:00 is Tuesday 20:00 UTC.
+        assert_eq!(
+            got,
+            vec![
+                Window {
+                    start: t("2025-06-03T20:00:00Z"),
+                    end: t("2025-06-04T00:00:00Z")
+                },
+                Window {
+                    start: t("2025-06-10T20:00:00Z"),
+                    end: t("2025-06-11T00:00:00Z")
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn every_other_week_counts_from_start_date() {
+        let w = window(
+            Schedule {
+                weekly: Some(WeeklySchedule {
+                    interval_weeks: 2,
+                    day_of_week: "Monday".into(),
+                }),
+                ..Schedule::default()
+            },
+            "01:00",
+            None,
+        );
+        let starts: Vec<i64> = expand(&w, "2025-06-01T00:00:00Z", "2025-06-30T00:00:00Z")
+            .iter()
+            .map(|w| w.start)
+            .collect();
+        assert_eq!(
+            starts,
+            vec![
+                t("2025-06-02T01:00:00Z"),
+                t("2025-06-16T01:00:00Z"),
+                t("2025-06-30T01:00:00Z")
+            ]
+        );
+    }
+
+    #[test]
+    fn monthly_forms_and_not_allowed_dates() {
+        let mut w = window(
+            Schedule {
+                absolute_monthly: Some(AbsoluteMonthlySchedule {
+                    interval_months: 1,
+                    day_of_month: 31,
+                }),
+                ..Schedule::default()
+            },
+            "00:00",
+            None,
+        );
+        let starts: Vec<i64> = expand(&w, "2025-06-01T00:00:00Z", "2025-08-31T12:00:00Z")
+            .iter()
+            .map(|w| w.start)
+            .collect();
+        // June has 30 days: the window falls on its last day.
+        assert_eq!(
+            starts,
+            vec![
+                t("2025-06-30T00:00:00Z"),
+                t("2025-07-31T00:00:00Z"),
+                t("2025-08-31T00:00:00Z")
+            ]
+        );
+        w.not_allowed_dates = vec![DateSpan {
+            start: "2025-07-01".into(),
+            end: "2025-07-31".into(),
+        }];
+        assert_eq!(
+            expand(&w, "2025-06-01T00:00:00Z", "2025-08-31T12:00:00Z").len(),
+            2
+        );
+
+        let r = window(
+            Schedule {
+                relative_monthly: Some(RelativeMonthlySchedule {
+                    interval_months: 1,
+                    week_index: "Last".into(),
+                    day_of_week: "Friday".into(),
+                }),
+                ..Schedule::default()
+            },
+            "10:00",
+            None,
+        );
+        let starts: Vec<i64> = expand(&r, "2025-06-01T00:00:00Z", "2025-07-31T00:00:00Z")
+            .iter()
+            .map(|w| w.start)
+            .collect();
+        assert_eq!(
+            starts,
+            vec![t("2025-06-27T10:00:00Z"), t("2025-07-25T10:00:00Z")]
+        );
+
+        let d = window(
+            Schedule {
+                daily: Some(DailySchedule { interval_days: 3 }),
+                ..Schedule::default()
+            },
+            "12:00",
+            None,
+        );
+        let starts: Vec<i64> = expand(&d, "2025-06-01T00:00:00Z", "2025-06-08T00:00:00Z")
+            .iter()
+            .map(|w| w.start)
+            .collect();
+        assert_eq!(
+            starts,
+            vec![
+                t("2025-06-01T12:00:00Z"),
+                t("2025-06-04T12:00:00Z"),
+                t("2025-06-07T12:00:00Z")
+            ]
+        );
+    }
+
+    #[test]
+    fn buckets_and_the_four_hour_boundary() {
+        let ws = [Window {
+            start: 100_000,
+            end: 110_000,
+        }];
+        assert_eq!(bucket(Some(&ws), 100_000, true), Bucket::Open);
+        assert_eq!(
+            bucket(Some(&ws), 100_000 - FOUR_HOURS, true),
+            Bucket::OpensSoon(100_000)
+        );
+        assert_eq!(
+            bucket(Some(&ws), 100_000 - FOUR_HOURS, false),
+            Bucket::Closed(Some(100_000))
+        );
+        assert_eq!(bucket(Some(&ws), 110_000, true), Bucket::Closed(None));
+        assert_eq!(bucket(None, 0, true), Bucket::NoWindow);
+    }
+
+    #[test]
+    fn bad_schedules_name_the_field() {
+        let mut w = window(Schedule::default(), "25:00", None);
+        assert_eq!(compile(&w).err().map(|e| e.0), Some("schedule".to_string()));
+        w.schedule.weekly = Some(WeeklySchedule {
+            interval_weeks: 1,
+            day_of_week: "Funday".into(),
+        });
+        assert_eq!(
+            compile(&w).err().map(|e| e.0),
+            Some("schedule.weekly.dayOfWeek".to_string())
+        );
+        w.schedule.weekly = Some(WeeklySchedule {
+            interval_weeks: 1,
+            day_of_week: "Monday".into(),
+        });
+        assert_eq!(
+            compile(&w).err().map(|e| e.0),
+            Some("startTime".to_string())
+        );
+    }
+}

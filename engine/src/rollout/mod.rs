@@ -212,3 +212,6 @@ pub fn observe(r: &mut plan::Rollout, t: DateTime<Utc>) {
     r.stages = stages;
     r.state = run_state;
 }
+
+#[cfg(test)]
+mod tests;
