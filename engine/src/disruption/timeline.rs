@@ -107,12 +107,18 @@ pub fn timeline(
             }
         }
     }
+    // A budget's value only depends on whether it is active: compute both once.
+    let when: Vec<(BudgetValue, BudgetValue)> = budgets
+        .iter()
+        .map(|b| (b.value_given(false, total), b.value_given(true, total)))
+        .collect();
     let point = |at: DateTime<Utc>, state: &[Result<bool, BudgetValue>]| {
-        let values: Vec<BudgetValue> = budgets
+        let values: Vec<BudgetValue> = when
             .iter()
             .zip(state)
-            .map(|(b, s)| match s {
-                Ok(a) => b.value_given(*a, total),
+            .map(|((off, on), s)| match s {
+                Ok(true) => on.clone(),
+                Ok(false) => off.clone(),
                 Err(v) => v.clone(),
             })
             .collect();
