@@ -22,13 +22,13 @@ const BUDGETS: &str = r#"
     - {nodes: "25%", schedule: "30 6 * * SUN", duration: 6h}
 "#;
 
-fn at() -> DateTime<Utc> {
+pub fn at() -> DateTime<Utc> {
     DateTime::parse_from_rfc3339("2024-03-06T12:00:00Z")
         .map(|d| d.to_utc())
         .unwrap_or_default()
 }
 
-fn fleet(nodes: usize, pods_per_node: usize) -> String {
+pub fn fleet(nodes: usize, pods_per_node: usize) -> String {
     let mut t = format!(
         "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {{name: default}}\nspec:\n  template:\n    spec:\n      expireAfter: 720h\n  disruption:\n    consolidationPolicy: WhenEmptyOrUnderutilized\n    consolidateAfter: 1m\n    budgets:{BUDGETS}"
     );

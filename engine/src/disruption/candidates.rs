@@ -728,10 +728,8 @@ pub struct Candidate {
 pub struct Excluded {
     /// Node name.
     pub node: String,
-    /// The reason.
+    /// The reason (words: [`Blocked::message`]).
     pub blocked: Blocked,
-    /// The reason in words.
-    pub message: String,
 }
 
 /// Computes node facts and each method's candidates for one NodePool.
@@ -756,7 +754,6 @@ pub fn evaluate(
             match block {
                 Some(b) => excluded.push(Excluded {
                     node: n.name.clone(),
-                    message: b.message(),
                     blocked: b,
                 }),
                 None => cands.push((i, f)),
@@ -938,11 +935,17 @@ fn facts(n: &StateNode, ctx: &PoolContext<'_>) -> NodeFacts {
         .filter(|p| p.reschedulable)
         .map(|p| p.cost.max(0.0))
         .sum();
+    let graceful = common_filter(n, Class::Graceful, ctx).err();
     NodeFacts {
         node: n.name.clone(),
         node_claim: n.claim.clone(),
-        graceful_blocked: common_filter(n, Class::Graceful, ctx).err(),
-        eventual_blocked: common_filter(n, Class::Eventual, ctx).err(),
+        // The classes only differ when a terminationGracePeriod lets Drift bypass pods.
+        eventual_blocked: if n.termination_grace_period {
+            common_filter(n, Class::Eventual, ctx).err()
+        } else {
+            graceful.clone()
+        },
+        graceful_blocked: graceful,
         empty: is_empty(n, v),
         drifted: n.drifted,
         consolidatable,
