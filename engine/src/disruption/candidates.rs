@@ -125,6 +125,16 @@ pub struct StateNode {
     pub price: f64,
     /// Pods bound to it.
     pub pods: Vec<PodInfo>,
+    /// Σ eviction cost over all pods (v1.0–v1.13 sort key before the lifetime factor).
+    pub pod_cost: f64,
+    /// Σ positive eviction cost over reschedulable pods (v1.14 emptiness and sort key).
+    pub resched_cost: f64,
+    /// Number of reschedulable pods (v1.0–v1.13 emptiness).
+    pub resched_count: usize,
+    /// Indexes of pods carrying the do-not-disrupt annotation (checked at the instant).
+    pub dnd_pods: Vec<usize>,
+    /// The first PDB blocker (PDB status does not depend on the instant).
+    pub pdb_blocker: Option<Blocked>,
 }
 
 /// Parses an RFC 3339 time (invalid or absent: `None`).
@@ -200,8 +210,28 @@ impl StateNode {
                 .and_then(|a| a.get(PRICE_ANNOTATION))
                 .and_then(|p| p.parse::<f64>().ok())
                 .unwrap_or(0.0),
+            pod_cost: pods.iter().map(|p| p.cost).sum(),
+            resched_cost: pods
+                .iter()
+                .filter(|p| p.reschedulable)
+                .map(|p| p.cost.max(0.0))
+                .sum(),
+            resched_count: pods.iter().filter(|p| p.reschedulable).count(),
+            dnd_pods: pods
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| p.do_not_disrupt.is_some())
+                .map(|(i, _)| i)
+                .collect(),
+            pdb_blocker: None,
             pods,
         }
+    }
+
+    /// Records the first PDB that blocks evicting one of its pods (spec §5.3).
+    pub fn with_pdbs(mut self, pdbs: &[PdbInfo]) -> Self {
+        self.pdb_blocker = pdb_blocker(&self.pods, pdbs);
+        self
     }
 
     /// The NodePool label.
@@ -587,20 +617,19 @@ pub fn common_filter(n: &StateNode, class: Class, ctx: &PoolContext<'_>) -> Resu
     }
 }
 
-/// The first pod-level blocker (`ValidatePodsDisruptable`).
+/// The first pod-level blocker (`ValidatePodsDisruptable`): do-not-disrupt pods first,
+/// then PDBs.
 fn pod_blocker(n: &StateNode, ctx: &PoolContext<'_>) -> Option<Blocked> {
-    for p in &n.pods {
-        let Some(value) = p.do_not_disrupt.as_deref() else {
-            continue;
-        };
-        match timing::pod_do_not_disrupt(
-            Some(value),
+    for p in n.dnd_pods.iter().filter_map(|i| n.pods.get(*i)) {
+        let v = timing::pod_do_not_disrupt(
+            p.do_not_disrupt.as_deref(),
             p.started,
             p.terminal,
             p.terminating,
             ctx.at,
             ctx.version,
-        ) {
+        );
+        match v {
             PodDoNotDisrupt::Blocks { until } => {
                 return Some(Blocked::PodDoNotDisrupt {
                     pod: p.key.clone(),
@@ -615,19 +644,23 @@ fn pod_blocker(n: &StateNode, ctx: &PoolContext<'_>) -> Option<Blocked> {
             PodDoNotDisrupt::DoesNotBlock => {}
         }
     }
-    for p in n.pods.iter().filter(|p| p.evictable) {
+    n.pdb_blocker.clone()
+}
+
+fn pdb_blocker(pods: &[PodInfo], pdbs: &[PdbInfo]) -> Option<Blocked> {
+    for p in pods.iter().filter(|p| p.evictable) {
         if p.pdbs.len() > 1 {
             return Some(Blocked::MultiplePdbs {
                 pod: p.key.clone(),
                 pdbs: p
                     .pdbs
                     .iter()
-                    .filter_map(|i| ctx.pdbs.get(*i))
+                    .filter_map(|i| pdbs.get(*i))
                     .map(|b| b.key.clone())
                     .collect(),
             });
         }
-        if let Some(b) = p.pdbs.first().and_then(|i| ctx.pdbs.get(*i)) {
+        if let Some(b) = p.pdbs.first().and_then(|i| pdbs.get(*i)) {
             let unhealthy_ok = b.always_allow && !p.ready;
             if b.disruptions_allowed <= 0 && !unhealthy_ok {
                 return Some(Blocked::PdbBlocks {
@@ -642,11 +675,10 @@ fn pod_blocker(n: &StateNode, ctx: &PoolContext<'_>) -> Option<Blocked> {
 
 /// Whether the node is "empty" for Emptiness (version-dependent, spec §5.4).
 pub fn is_empty(n: &StateNode, v: KarpenterVersion) -> bool {
-    let resched = n.pods.iter().filter(|p| p.reschedulable);
     if v.at_least(14) {
-        1.0 + resched.map(|p| p.cost.max(0.0)).sum::<f64>() <= 1.0
+        1.0 + n.resched_cost <= 1.0
     } else {
-        resched.count() == 0
+        n.resched_count == 0
     }
 }
 
@@ -928,13 +960,8 @@ fn facts(n: &StateNode, ctx: &PoolContext<'_>) -> NodeFacts {
     };
     let age = n.created.map(|c| ctx.at - c).unwrap_or_default();
     let lifetime = timing::lifetime_remaining(expire_after, age);
-    let all_cost: f64 = n.pods.iter().map(|p| p.cost).sum();
-    let resched_cost: f64 = n
-        .pods
-        .iter()
-        .filter(|p| p.reschedulable)
-        .map(|p| p.cost.max(0.0))
-        .sum();
+    let all_cost = n.pod_cost;
+    let resched_cost = n.resched_cost;
     let graceful = common_filter(n, Class::Graceful, ctx).err();
     NodeFacts {
         node: n.name.clone(),

@@ -181,12 +181,16 @@ pub fn prepare(input: &Input) -> Prepared<'_> {
         .collect();
     let pdb_refs: Vec<&PodDisruptionBudget> = pdbs.iter().map(|(_, p)| p).collect();
     let pdb_index = Pdbs::new(&pdb_refs);
-    let state = state_nodes(&claim_refs, &nodes, &pods, &pdb_index);
+    let pdb_infos = pdb_index.infos();
+    let state = state_nodes(&claim_refs, &nodes, &pods, &pdb_index)
+        .into_iter()
+        .map(|n| n.with_pdbs(&pdb_infos))
+        .collect();
     Prepared {
         pools,
         counts,
         nodes: state,
-        pdbs: pdb_index.infos(),
+        pdbs: pdb_infos,
         diagnostics: diags,
     }
 }
