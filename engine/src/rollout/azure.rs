@@ -177,6 +177,9 @@ fn validate_strategy(s: &UpdateRunStrategy, base: &str, doc: &Document, ctx: &mu
                 st.name
             ));
         }
+        if st.before_gates.is_some() || st.after_gates.is_some() || st.groups.iter().any(|g| g.before_gates.is_some() || g.after_gates.is_some()) {
+            ctx.warn(doc, &p, "approval gates (preview) are not modelled: the simulation treats them as approved at once");
+        }
         if st.groups.is_empty() {
             ctx.layered(
                 doc,
@@ -755,9 +758,9 @@ fn plan_run(
                     name: "default".into(),
                     groups: vec![crate::model::rollout::UpdateGroup {
                         name: "default".into(),
-                        max_concurrency: None,
+                        ..Default::default()
                     }],
-                    after_stage_wait_in_seconds: None,
+                    ..Default::default()
                 }],
             };
             &default_strategy
