@@ -7,7 +7,15 @@ use fleet_policy::input::{Input, Source};
 use fleet_policy::rollout::{self, RolloutOptions};
 use std::fmt::Write;
 
-const DAYS: [&str; 7] = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"];
+const DAYS: [&str; 7] = [
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+    "Sunday",
+];
 
 fn azure_fleet() -> String {
     let mut y = String::new();
@@ -24,7 +32,10 @@ cluster:\n  kubernetesVersion: \"1.29.{}\"\n  maintenanceConfigurations:\n  - na
     }
     y.push_str("apiVersion: azure.fleet-policy.dev/v1\nkind: UpdateRun\nmetadata: {name: big}\nproperties:\n  managedClusterUpdate:\n    upgrade: {type: Full, kubernetesVersion: \"1.30.5\"}\n  strategy:\n    stages:\n");
     for s in 0..3 {
-        let _ = writeln!(y, "    - name: stage{s}\n      afterStageWaitInSeconds: 3600\n      groups:");
+        let _ = writeln!(
+            y,
+            "    - name: stage{s}\n      afterStageWaitInSeconds: 3600\n      groups:"
+        );
         for g in 0..10 {
             let _ = writeln!(y, "      - name: g{s}-{g}\n        maxConcurrency: 4");
         }
@@ -56,10 +67,11 @@ apiVersion: placement.kubernetes-fleet.io/v1beta1\nkind: ClusterResourceBinding\
 }
 
 fn options(extra: &str) -> RolloutOptions {
-    let v: serde_json::Value = match serde_json::from_str(&format!("{{\"at\": \"2025-06-02T00:00:00Z\"{extra}}}")) {
-        Ok(v) => v,
-        Err(e) => panic!("{e}"),
-    };
+    let v: serde_json::Value =
+        match serde_json::from_str(&format!("{{\"at\": \"2025-06-02T00:00:00Z\"{extra}}}")) {
+            Ok(v) => v,
+            Err(e) => panic!("{e}"),
+        };
     match serde_json::from_value(v) {
         Ok(o) => o,
         Err(e) => panic!("{e}"),
@@ -73,23 +85,40 @@ fn bench(c: &mut Criterion) {
     let r = rollout::rollout(&az, &az_opts);
     assert!(r.errors.is_empty(), "{:?}", r.errors.first());
     assert_eq!(r.rollouts.len(), 1);
-    let members: usize = r.rollouts[0].stages.iter().flat_map(|s| &s.groups).map(|g| g.members.len()).sum();
+    let members: usize = r.rollouts[0]
+        .stages
+        .iter()
+        .flat_map(|s| &s.groups)
+        .map(|g| g.members.len())
+        .sum();
     assert_eq!(members, 5000);
-    eprintln!("azure run: {:?}, ends {:?}", r.rollouts[0].state, r.rollouts[0].end);
-    c.bench_function("azure run 5000 members 3x10 groups weekly windows (plan+simulate)", |b| {
-        b.iter(|| rollout::rollout(&az, &az_opts))
-    });
+    eprintln!(
+        "azure run: {:?}, ends {:?}",
+        r.rollouts[0].state, r.rollouts[0].end
+    );
+    c.bench_function(
+        "azure run 5000 members 3x10 groups weekly windows (plan+simulate)",
+        |b| b.iter(|| rollout::rollout(&az, &az_opts)),
+    );
 
     let kf = Input::parse(&[Source::new("staged.yaml", staged_fleet())]);
     assert!(kf.diagnostics.is_empty(), "{:?}", kf.diagnostics.first());
     let kf_opts = options(", \"approveAll\": true");
     let r = rollout::rollout(&kf, &kf_opts);
     assert!(r.errors.is_empty(), "{:?}", r.errors.first());
-    let ro = r.rollouts.iter().find(|x| x.kind == "ClusterStagedUpdateRun");
-    eprintln!("staged run: {:?}, ends {:?}", ro.map(|x| x.state), ro.and_then(|x| x.end));
-    c.bench_function("kubefleet staged run 5000 clusters 5 stages (plan+simulate)", |b| {
-        b.iter(|| rollout::rollout(&kf, &kf_opts))
-    });
+    let ro = r
+        .rollouts
+        .iter()
+        .find(|x| x.kind == "ClusterStagedUpdateRun");
+    eprintln!(
+        "staged run: {:?}, ends {:?}",
+        ro.map(|x| x.state),
+        ro.and_then(|x| x.end)
+    );
+    c.bench_function(
+        "kubefleet staged run 5000 clusters 5 stages (plan+simulate)",
+        |b| b.iter(|| rollout::rollout(&kf, &kf_opts)),
+    );
 }
 
 criterion_group!(benches, bench);
