@@ -315,7 +315,9 @@ fn pick_all(
     let mut patched = Vec::new();
     let mut repicked = vec![false; fleet.len()];
     for (i, s) in statics.iter().enumerate() {
-        if current.get(i).copied().unwrap_or(false) {
+        let is_current = current.get(i).copied().unwrap_or(false);
+        if is_current && *s == Static::Pass {
+            // SamePlacementAntiAffinity: silently dropped.
             continue;
         }
         if *s == Static::Pass {
@@ -603,11 +605,14 @@ fn pick_n(
         let mut filtered: Vec<Filtered> = Vec::new();
         let mut candidates: Vec<Scored> = Vec::new();
         for (i, s) in statics.iter().enumerate() {
-            if current.get(i).copied().unwrap_or(false) {
-                // SamePlacementAntiAffinity (or an earlier filter): not reported.
+            let is_current = current.get(i).copied().unwrap_or(false);
+            if is_current && *s == Static::Pass {
+                // SamePlacementAntiAffinity: silently dropped, neither scored nor reported.
                 continue;
             }
             if *s != Static::Pass {
+                // A selected cluster that now fails an earlier filter is reported as filtered
+                // by that filter (its decision is skipped: it stays selected, §7.4).
                 if let Some(f) = filtered_entry(fleet, policy, i, *s) {
                     filtered.push(f);
                 }
