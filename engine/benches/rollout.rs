@@ -145,7 +145,7 @@ fn bench_core(c: &mut Criterion) {
                             schedule: Schedule {
                                 weekly: Some(WeeklySchedule {
                                     interval_weeks: 1,
-                                    day_of_week: DAYS[d].into(),
+                                    day_of_week: day.into(),
                                 }),
                                 ..Schedule::default()
                             },
