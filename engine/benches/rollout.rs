@@ -139,7 +139,7 @@ fn bench_core(c: &mut Criterion) {
         |b| {
             b.iter(|| {
                 let mut plan = SimPlan::default();
-                for d in 0..7 {
+                for day in DAYS {
                     for h in 0..24 {
                         let w = MaintenanceWindow {
                             schedule: Schedule {
