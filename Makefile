@@ -24,7 +24,7 @@ setup:
 	@.ci/setup.sh
 
 # The playground: engine + Yew app → one wasm, shrunk with wasm-opt, plus static files.
-dist: setup
+dist: setup package
 	@$(ENV); echo "[dist] building the playground (release wasm)"; \
 	$$WASM_CARGO build -q -p fleet-playground --release --target $(WASM_TARGET) $$WASM_BUILD_STD
 	@rm -rf dist target/web-bindgen && mkdir -p dist target/web-bindgen
@@ -33,6 +33,7 @@ dist: setup
 	@$(BIN)/wasm-opt $(WASM_OPT_FLAGS) target/web-bindgen/fleet_playground_bg.wasm -o dist/fleet_playground_bg.wasm
 	@cp target/web-bindgen/fleet_playground.js dist/
 	@cp -r static/. dist/
+	@mkdir -p dist/embed/engine && cp $(PKG)/index.js $(PKG)/fleet_policy.js $(PKG)/fleet_policy_bg.wasm dist/embed/engine/
 	@if [ -f web/editor/editor.js ]; then $(BIN)/esbuild web/editor/editor.js --bundle --minify --format=esm --outfile=dist/editor.js --log-level=warning; fi
 	@node wasm-tests/e2e/sizes.mjs dist
 
@@ -76,7 +77,7 @@ package: setup
 
 # The package's tests run from the packed tarball installed into a temporary project.
 test-package: package
-	@echo "== npm package: node --test, tsc --strict, a Vite app and the docs page in Chromium"
+	@echo "== npm package: node --test, tsc --strict, an esbuild-bundled app and the docs page in Chromium"
 	@cargo build -q -p fleet-policy --bin fleet-policy
 	@node wasm-tests/npm/consumer.mjs
 	@node --test --test-reporter=spec wasm-tests/npm/

@@ -30,6 +30,13 @@ for (const f of ['index.js', 'node.js', 'README.md']) copyFileSync(join(here, f)
 const license = join(root, 'LICENSE');
 if (existsSync(license)) copyFileSync(license, join(out, 'LICENSE'));
 
+// The .wasm again as base64 in an ES module, for `init()` without an argument: bundlers that do
+// not treat `new URL(…, import.meta.url)` as an asset (esbuild) then need no configuration.
+const wasm = readFileSync(join(out, 'fleet_policy_bg.wasm'));
+writeFileSync(join(out, 'fleet_policy_wasm.js'),
+  '// The engine\'s .wasm as base64 (generated; used by init() without an argument).\n' +
+  `export default ${JSON.stringify(wasm.toString('base64'))};\n`);
+
 const dts = readFileSync(join(here, 'index.d.ts.in'), 'utf8') + readFileSync(typesFile, 'utf8');
 writeFileSync(join(out, 'index.d.ts'), dts);
 

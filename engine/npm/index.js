@@ -1,7 +1,7 @@
 // fleet-policy — the browser and bundler entry (ESM).
 //
 // The engine is a WebAssembly module built by wasm-bindgen (`--target web`). Call `init()`
-// (async; fetches `fleet_policy_bg.wasm` next to this file unless told otherwise) or
+// (async; uses the embedded copy of the .wasm unless given its URL or bytes) or
 // `initSync(bytesOrModule)` once, then the evaluation functions are synchronous.
 // Node ≥ 20 gets `node.js` instead (through the package's `exports` map), which initialises
 // synchronously at import.
@@ -19,20 +19,32 @@ let ready = false;
 let pending = null;
 
 /**
- * Loads and instantiates the engine. `input` is optional: a URL (string or URL) of the .wasm,
- * a `Response` or promise of one, the bytes (ArrayBuffer / typed array) or a compiled
- * `WebAssembly.Module`. Safe to call more than once; later calls return the same promise.
+ * Loads and instantiates the engine. Without an argument it uses the copy of the .wasm embedded
+ * in `fleet_policy_wasm.js` (loaded by a dynamic import), so every bundler — esbuild included —
+ * and every server works with no plugin, no asset rule and no MIME type. To stream-compile the
+ * separate .wasm instead, pass its URL (the package exports it as `fleet-policy/wasm`), a
+ * `Response`, the bytes or a compiled `WebAssembly.Module`. Safe to call more than once.
  */
 export function init(input) {
   if (ready) return Promise.resolve();
   if (!pending) {
-    const arg = input === undefined ? undefined : { module_or_path: input };
-    pending = wbgInit(arg).then(
-      () => { ready = true; },
-      (e) => { pending = null; throw e; },
-    );
+    const source = input === undefined ? embeddedWasm() : Promise.resolve(input);
+    pending = source
+      .then((module_or_path) => wbgInit({ module_or_path }))
+      .then(
+        () => { ready = true; },
+        (e) => { pending = null; throw e; },
+      );
   }
   return pending;
+}
+
+async function embeddedWasm() {
+  const { default: base64 } = await import('./fleet_policy_wasm.js');
+  const bin = atob(base64);
+  const bytes = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+  return bytes;
 }
 
 export default init;
