@@ -52,7 +52,7 @@ pub struct EvaluateReport {
     /// Placement results (empty when the input has no placement).
     pub placements: Vec<placement::PlacementResult>,
     /// NodePool results.
-    pub node_pools: Vec<serde_json::Value>,
+    pub node_pools: Vec<disruption::report::NodePoolResult>,
     /// Rollout results.
     pub rollouts: Vec<serde_json::Value>,
     /// All errors.
@@ -100,7 +100,7 @@ pub(crate) fn evaluate(input: &Input, options: &EvaluateOptions) -> EvaluateRepo
     }
     if disruption::applies(input) {
         let r = disruption::budgets(input, &options.budgets);
-        out.node_pools = to_values(&r.node_pools);
+        out.node_pools = r.node_pools;
         out.errors.extend(r.errors);
         out.warnings.extend(r.warnings);
     }

@@ -132,6 +132,8 @@ li { margin: .1rem 0; }
 .picked { color: var(--fpe-ok); }
 .filtered, .error { color: var(--fpe-bad); }
 .muted { color: var(--fpe-muted); font-size: 12px; }
+summary { cursor: pointer; }
+.warning { color: var(--fpe-muted); }
 table { border-collapse: collapse; margin: .2rem 0 .5rem; font-variant-numeric: tabular-nums; }
 th, td { text-align: left; padding: .1rem .6rem .1rem 0; }
 footer { display: flex; justify-content: flex-end; padding: .35rem .75rem; border-top: 1px solid var(--fpe-border); font-size: 12px; }
@@ -278,11 +280,16 @@ class FleetPolicyExample extends HTMLElement {
 }
 
 function renderDiagnostics(r) {
-  const items = [...r.errors.map((d) => ['error', d]), ...r.warnings.map((d) => ['warning', d])];
-  if (!items.length) return [];
-  return [h('ul', { class: 'diagnostics', part: 'diagnostics' },
-    items.map(([kind, d]) => h('li', { class: kind, 'data-line': d.line, 'data-column': d.column },
-      `${kind} ${d.line}:${d.column}${d.path ? ` ${d.path}` : ''} — ${d.message}`)))];
+  const item = (kind) => (d) => h('li', { class: kind, 'data-line': d.line, 'data-column': d.column },
+    `${kind} ${d.line}:${d.column}${d.path ? ` ${d.path}` : ''} — ${d.message}`);
+  const out = [];
+  if (r.errors.length) out.push(h('ul', { class: 'diagnostics', part: 'diagnostics' }, r.errors.map(item('error'))));
+  // Warnings (e.g. "no member agent status" on hand-written clusters) stay folded.
+  if (r.warnings.length) {
+    out.push(h('details', { class: 'warnings' }, h('summary', { class: 'muted' }, `${r.warnings.length} warning${r.warnings.length > 1 ? 's' : ''}`),
+      h('ul', {}, r.warnings.map(item('warning')))));
+  }
+  return out;
 }
 
 function renderPlacements(r) {
@@ -303,17 +310,21 @@ function renderBudgets(r) {
   if (!r.nodePools.length && !r.errors.length) return [h('p', { class: 'muted' }, 'No NodePool in the YAML.')];
   return r.nodePools.map((np) => {
     const allowed = np.allowedDisruptions ?? {};
-    const reasons = Object.keys(allowed);
-    const timeline = Array.isArray(np.timeline) ? np.timeline : [];
+    const binding = (np.activeBudgets ?? []).filter((b) => (b.binding ?? []).length);
+    // The timeline starts at the evaluation instant; the next changes are the later points.
+    const next = (np.timeline ?? []).filter((t) => !r.at || t.at > r.at).slice(0, 3);
     return h('section', { class: 'nodepool', 'data-name': np.name },
-      h('h4', {}, np.name),
+      h('h4', {}, np.name, h('span', { class: 'w' }, ` · ${np.nodes?.total ?? '?'} nodes`)),
       h('table', { class: 'allowed' },
         h('thead', {}, h('tr', {}, h('th', {}, 'reason'), h('th', {}, 'allowed now'))),
-        h('tbody', {}, reasons.map((k) => h('tr', { 'data-reason': k }, h('td', {}, k), h('td', { class: 'n' }, count(allowed[k])))))),
-      timeline.length ? h('p', { class: 'muted' }, 'Next changes:') : null,
-      timeline.length ? h('ul', { class: 'timeline' }, timeline.slice(0, 4).map((t) => h('li', { 'data-at': t.at ?? t.time ?? '' },
-        `${shortTime(t.at ?? t.time ?? '')}: `,
-        Object.entries(t.allowed ?? t.allowedDisruptions ?? {}).map(([k, v]) => `${k} ${count(v)}`).join(', ')))) : null);
+        h('tbody', {}, Object.keys(allowed).map((k) => h('tr', { 'data-reason': k }, h('td', {}, k), h('td', { class: 'n' }, count(allowed[k])))))),
+      binding.length ? h('ul', { class: 'binding' }, binding.map((b) => h('li', { 'data-budget': b.index },
+        `budget #${b.index} (nodes ${b.nodes}) binds ${b.binding.join(', ')}`,
+        b.activeUntil ? ` until ${shortTime(b.activeUntil)}` : ''))) : null,
+      next.length ? h('p', { class: 'muted' }, 'Next windows:') : null,
+      next.length ? h('ul', { class: 'timeline' }, next.map((t) => h('li', { 'data-at': t.at },
+        `${shortTime(t.at)}: `, Object.entries(t.allowedDisruptions ?? {}).map(([k, v]) => `${k} ${count(v)}`).join(', ')))) : null,
+      np.failClosed ? h('p', { class: 'error' }, 'A budget is invalid: Karpenter allows 0 disruptions for every reason.') : null);
   });
 }
 

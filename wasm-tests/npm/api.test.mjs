@@ -67,11 +67,58 @@ test('place: docs example "two terms ORed" picks east-nosystem and west-critical
   assert.equal(p.condition.message, 'found all cluster needed as specified by the scheduling policy, found 2 cluster(s)');
 });
 
-test('place: results are identical to the CLI JSON for every example', () => {
-  for (const name of ['docs-affinity-matchlabels-exists.yaml', 'docs-affinity-two-terms.yaml', 'pick-all-by-label.yaml']) {
+test('place: docs example "per-CPU-core cost, Ascending" ranks 0.1 / 0.2 / 1 as 100 / 89 / 0 of weight 100', () => {
+  const r = fp.place(example('docs-sorter-per-cpu-core-cost.yaml'), { at: AT });
+  assert.deepEqual(r.errors, []);
+  const p = r.placements[0];
+  assert.deepEqual(picks(p), [['jumpingcat', 100, 0], ['smartfish', 89, 0]]);
+  assert.deepEqual(p.notPicked.map((c) => [c.cluster, c.affinityScore, c.topologySpreadScore]), [['bravelion', 0, 0]]);
+  assert.deepEqual(p.filtered, []);
+  assert.deepEqual([p.condition.status, p.condition.reason], ['True', 'SchedulingPolicyFulfilled']);
+  // Hand-written MemberClusters have no agent status: one warning each, at the cluster.
+  assert.deepEqual(r.warnings.map((w) => [w.name, w.path, w.line]), [['bravelion', 'status.agentStatus', 8], ['smartfish', 'status.agentStatus', 16], ['jumpingcat', 'status.agentStatus', 24]]);
+});
+
+test('results are identical to the CLI JSON for every example', () => {
+  const runs = [
+    ['place', 'docs-affinity-matchlabels-exists.yaml'], ['place', 'docs-affinity-two-terms.yaml'],
+    ['place', 'docs-sorter-per-cpu-core-cost.yaml'], ['place', 'pick-all-by-label.yaml'],
+    ['budgets', 'docs-budgets-three-budgets.yaml'], ['budgets', 'docs-budgets-business-hours.yaml'],
+  ];
+  for (const [fn, name] of runs) {
     const file = join(EXAMPLES, name);
-    assert.deepEqual(fp.place(readFileSync(file, 'utf8'), { at: AT, source: file }), cli('place', file), name);
+    assert.deepEqual(fp[fn](readFileSync(file, 'utf8'), { at: AT, source: file }), cli(fn, file), `${fn} ${name}`);
   }
+});
+
+const allowed = (np) => np.allowedDisruptions;
+
+test('budgets: docs example with three budgets over 19 nodes, at midday and just after midnight', () => {
+  const yaml = example('docs-budgets-three-budgets.yaml');
+  const noon = fp.budgets(yaml, { at: '2026-03-04T12:00:00Z' });
+  assert.deepEqual(noon.errors, []);
+  const np = noon.nodePools[0];
+  assert.equal(np.name, 'default');
+  assert.equal(np.nodes.total, 19);
+  assert.deepEqual(allowed(np), { Drifted: 4, Empty: 4, Underutilized: 5 });
+  assert.deepEqual(np.activeBudgets.map((b) => b.index), [0, 1]);
+  assert.equal(np.nextChange, '2026-03-05T00:00:00Z');
+  assert.deepEqual(np.timeline.slice(0, 3).map((t) => [t.at, t.allowedDisruptions.Underutilized]),
+    [['2026-03-04T12:00:00Z', 5], ['2026-03-05T00:00:00Z', 0], ['2026-03-05T00:10:00Z', 5]]);
+  const midnight = fp.budgets(yaml, { at: '2026-03-04T00:05:00Z' }).nodePools[0];
+  assert.deepEqual(allowed(midnight), { Drifted: 4, Empty: 4, Underutilized: 0 });
+  assert.equal(midnight.nextChange, '2026-03-04T00:10:00Z');
+});
+
+test('budgets: docs example blocking business hours — 0 until 17:00, then 10% of 30 = 3', () => {
+  const np = fp.budgets(example('docs-budgets-business-hours.yaml'), { at: '2026-03-04T12:00:00Z' }).nodePools[0];
+  assert.deepEqual(allowed(np), { Drifted: 0, Empty: 0, Underutilized: 0 });
+  assert.deepEqual(np.activeBudgets.map((b) => [b.index, b.binding, b.activeUntil]),
+    [[0, ['Drifted', 'Empty', 'Underutilized'], '2026-03-04T17:00:00Z'], [1, [], undefined]]);
+  assert.equal(np.nextChange, '2026-03-04T17:00:00Z');
+  const evening = fp.budgets(example('docs-budgets-business-hours.yaml'), { at: '2026-03-04T18:00:00Z', horizon: '24h' });
+  assert.deepEqual(allowed(evening.nodePools[0]), { Drifted: 3, Empty: 3, Underutilized: 3 });
+  assert.equal(evening.horizonEnd, '2026-03-05T18:00:00Z');
 });
 
 test('evaluate: detects the placement and runs only the placement engine', () => {
@@ -84,7 +131,8 @@ test('evaluate: detects the placement and runs only the placement engine', () =>
 });
 
 test('validate: a valid example is valid; broken YAML gives errors with line:column', () => {
-  assert.deepEqual(fp.validate(example('docs-affinity-two-terms.yaml')), { valid: true, errors: [], warnings: [] });
+  const ok = fp.validate(example('docs-affinity-two-terms.yaml'));
+  assert.deepEqual([ok.valid, ok.errors, ok.warnings.map((w) => w.path)], [true, [], ['status.agentStatus', 'status.agentStatus', 'status.agentStatus']]);
   const bad = 'apiVersion: cluster.kubernetes-fleet.io/v1\nkind: MemberCluster\nmetadata: {name: [oops\n';
   const r = fp.validate(bad, { source: 'fleet.yaml' });
   assert.equal(r.valid, false);
@@ -121,7 +169,11 @@ test('bad input is reported inside the result with document, path and line:colum
   assert.equal(unknown.placements.length, 0);
 });
 
-test('budgets and rollout return their result shape for input without their kinds', () => {
+test('evaluate runs the budgets engine on a NodePool; budgets and rollout ignore kinds they do not read', () => {
+  const budgetsYaml = example('docs-budgets-three-budgets.yaml');
+  const e = fp.evaluate(budgetsYaml, { at: AT });
+  assert.deepEqual(e.nodePools, fp.budgets(budgetsYaml, { at: AT }).nodePools);
+  assert.deepEqual(e.placements, []);
   const yaml = example('docs-affinity-two-terms.yaml');
   const b = fp.budgets(yaml, { at: AT, horizon: '24h' });
   assert.deepEqual(b.nodePools, []);

@@ -71,6 +71,7 @@ document.getElementById('out').textContent = JSON.stringify({ version: version()
 /** The rendered picks / filtered clusters of one example, read from its shadow root. */
 async function rendered(page, id) {
   const el = page.locator(`#${id}`);
+  await el.scrollIntoViewIfNeeded();
   await el.locator('.result section').first().waitFor({ timeout: 30000 });
   return {
     picked: await el.locator('.picked-list li').evaluateAll((li) => li.map((x) => [x.dataset.cluster, x.querySelector('.w').textContent])),
@@ -95,10 +96,35 @@ test('docs-demo.html renders each embedded example from one shared engine, offli
   assert.deepEqual(or.picked, [['east-nosystem', 'affinity 0 · spread 0'], ['west-critical', 'affinity 0 · spread 0']]);
   assert.deepEqual(or.filtered, ['east-critical']);
 
+  const sorter = await rendered(page, 'ex-sorter');
+  assert.deepEqual(sorter.picked, [['jumpingcat', 'affinity 100 · spread 0'], ['smartfish', 'affinity 89 · spread 0']]);
+  assert.deepEqual(await page.locator('#ex-sorter .not-picked-list li').allTextContents(), ['bravelion affinity 0 · spread 0']);
+  assert.equal(await page.locator('#ex-sorter details.warnings summary').textContent(), '3 warnings');
+
   await page.locator('#ex-pickall').scrollIntoViewIfNeeded();
   const all = await rendered(page, 'ex-pickall');
   assert.deepEqual(all.picked.map((p) => p[0]), ['aks-eastus-prod', 'aks-westeurope-prod']);
   assert.deepEqual(all.filtered, ['aks-eastus-dev', 'aks-westus-prod']);
+
+  // Budgets: allowed disruptions per reason now, the binding budget and the next windows.
+  const budgets = async (id) => {
+    const el = page.locator(`#${id}`);
+    await el.scrollIntoViewIfNeeded();
+    await el.locator('.result section.nodepool').first().waitFor({ timeout: 30000 });
+    return {
+      allowed: await el.locator('table.allowed tbody tr').evaluateAll((tr) => tr.map((x) => [x.dataset.reason, x.querySelector('.n').textContent])),
+      binding: await el.locator('ul.binding li').allTextContents(),
+      next: await el.locator('ul.timeline li').allTextContents(),
+    };
+  };
+  const three = await budgets('ex-budgets');
+  assert.deepEqual(three.allowed, [['Drifted', '4'], ['Empty', '4'], ['Underutilized', '5']]);
+  assert.deepEqual(three.next, ['2026-03-05 00:00Z: Drifted 4, Empty 4, Underutilized 0', '2026-03-05 00:10Z: Drifted 4, Empty 4, Underutilized 5',
+    '2026-03-06 00:00Z: Drifted 4, Empty 4, Underutilized 0']);
+  const office = await budgets('ex-business-hours');
+  assert.deepEqual(office.allowed, [['Drifted', '0'], ['Empty', '0'], ['Underutilized', '0']]);
+  assert.deepEqual(office.binding, ['budget #0 (nodes 0) binds Drifted, Empty, Underutilized until 2026-03-04 17:00Z']);
+  assert.equal(office.next[0], '2026-03-04 17:00Z: Drifted 3, Empty 3, Underutilized 3');
 
   // The editable example follows edits: with "zone DoesNotExist" every cluster matches.
   const ta = page.locator('#ex-or textarea');
@@ -151,9 +177,11 @@ test('styles are isolated in the shadow root and follow the dark colour scheme',
 test('"Open in playground" carries the YAML, view, time and engine version; the link round-trips', async () => {
   const page = await site.context.newPage();
   await page.goto(`${site.base}/docs-demo.html`);
-  for (const id of ['ex-and', 'ex-or', 'ex-pickall']) {
+  for (const id of ['ex-and', 'ex-or', 'ex-pickall', 'ex-budgets']) {
     await page.locator(`#${id}`).scrollIntoViewIfNeeded();
-    const before = await rendered(page, id);
+    const view = id === 'ex-budgets' ? 'budgets' : 'placement';
+    const before = view === 'placement' ? await rendered(page, id)
+      : { link: await page.locator(`#${id} a[part="playground-link"]`).getAttribute('href') };
     const yaml = await page.locator(`#${id}`).evaluate((el) => el.yaml);
     const url = new URL(before.link);
     assert.equal(`${url.origin}${url.pathname}`, `${site.base}/`, 'the link points at the playground (site root)');
@@ -164,9 +192,19 @@ test('"Open in playground" carries the YAML, view, time and engine version; the 
       const { decodeState } = await import('/embed/fleet-policy-example.js');
       return decodeState(location.hash);
     });
-    assert.deepEqual(state, { yaml, view: 'placement', at: AT, version: state.version });
+    assert.deepEqual(state, { yaml, view, at: AT, version: state.version });
     assert.match(state.version, /^\d+\.\d+\.\d+/);
     // The restored state evaluates to what the example shows.
+    if (view === 'budgets') {
+      const allowed = await landed.evaluate(async (s) => {
+        const m = await import('/embed/engine/index.js');
+        await m.init(new URL('/embed/engine/fleet_policy_bg.wasm', location.href));
+        return m.budgets(s.yaml, { at: s.at }).nodePools[0].allowedDisruptions;
+      }, state);
+      assert.deepEqual(allowed, { Drifted: 4, Empty: 4, Underutilized: 5 });
+      await landed.close();
+      continue;
+    }
     const again = await landed.evaluate(async (s) => {
       const m = await import('/embed/engine/index.js');
       const t0 = performance.now();

@@ -44,6 +44,8 @@ struct SerdeAttrs {
     skip_ser: bool,
     skip_de: bool,
     skip_if: bool,
+    /// `skip_serializing_if = "Option::is_none"`: when present, the value is never null.
+    skip_if_none: bool,
     flatten: bool,
     default: bool,
     with: bool,
@@ -96,7 +98,10 @@ fn serde_attrs(attrs: &[Attribute], mode: Mode) -> SerdeAttrs {
                 }
                 "skip_serializing" => out.skip_ser = true,
                 "skip_deserializing" => out.skip_de = true,
-                "skip_serializing_if" => out.skip_if = true,
+                "skip_serializing_if" => {
+                    out.skip_if = true;
+                    out.skip_if_none = value.as_deref() == Some("Option::is_none");
+                }
                 "flatten" => out.flatten = true,
                 "default" => out.default = true,
                 "with" | "serialize_with" | "deserialize_with" | "getter" | "remote" => {
@@ -566,11 +571,16 @@ impl Gen {
             }
             let rust = ident_name(id);
             let fctx = format!("{ctx}.{rust}");
-            let t = if a.with {
+            let mut t = if a.with {
                 self.loose(format!("{fctx} (custom serde function)"))
             } else {
                 self.ty(&f.ty, from, generics, mode, &fctx)
             };
+            if mode == Mode::Out && a.skip_if_none {
+                if let Some(inner) = t.strip_suffix(" | null") {
+                    t = inner.to_string();
+                }
+            }
             if a.flatten {
                 flat.push(t);
                 continue;
