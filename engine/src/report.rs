@@ -54,7 +54,7 @@ pub struct EvaluateReport {
     /// NodePool results.
     pub node_pools: Vec<disruption::report::NodePoolResult>,
     /// Rollout results.
-    pub rollouts: Vec<serde_json::Value>,
+    pub rollouts: Vec<rollout::plan::Rollout>,
     /// All errors.
     pub errors: Vec<Diagnostic>,
     /// All warnings.
@@ -83,13 +83,6 @@ pub(crate) fn prepend_input_diagnostics(
     warnings.splice(0..0, w);
 }
 
-fn to_values<T: Serialize>(items: &[T]) -> Vec<serde_json::Value> {
-    items
-        .iter()
-        .filter_map(|i| serde_json::to_value(i).ok())
-        .collect()
-}
-
 pub(crate) fn evaluate(input: &Input, options: &EvaluateOptions) -> EvaluateReport {
     let mut out = EvaluateReport::default();
     if placement::applies(input) {
@@ -106,7 +99,7 @@ pub(crate) fn evaluate(input: &Input, options: &EvaluateOptions) -> EvaluateRepo
     }
     if rollout::applies(input) {
         let r = rollout::rollout(input, &options.rollout);
-        out.rollouts = to_values(&r.rollouts);
+        out.rollouts = r.rollouts;
         out.errors.extend(r.errors);
         out.warnings.extend(r.warnings);
     }

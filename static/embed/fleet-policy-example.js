@@ -330,13 +330,17 @@ function renderBudgets(r) {
 
 function renderRollouts(r) {
   if (!r.rollouts.length && !r.errors.length) return [h('p', { class: 'muted' }, 'No rollout in the YAML.')];
-  const member = (m, i) => h('span', { class: 'member', 'data-cluster': m.cluster },
-    i ? ' → ' : '', m.cluster, m.start ? h('span', { class: 'w' }, ` ${shortTime(m.start)}`) : null);
-  const group = (g) => h('li', { 'data-group': g.name }, `${g.name}: `, (g.members ?? []).map(member));
-  const stage = (s) => h('li', { 'data-stage': s.name }, s.name, h('ul', {}, (s.groups ?? []).map(group)));
+  const hm = (t) => (t ? shortTime(t).slice(11) : '—');
+  const member = (m, i) => h('span', { class: 'member', 'data-cluster': m.cluster, 'data-state': m.state },
+    i ? ' → ' : '', m.cluster, h('span', { class: 'w' }, m.start ? ` ${hm(m.start)}` : ` ${m.state}`));
+  const group = (g) => h('li', { class: 'group', 'data-group': g.name }, `${g.name}: `, (g.members ?? []).map(member));
+  const wait = (w) => h('li', { class: 'wait muted' }, `${w.kind}${w.seconds ? ` ${w.seconds / 60} min` : ''} ${hm(w.start)}–${hm(w.end)}`);
+  const stage = (s) => h('li', { class: 'stage', 'data-stage': s.name }, h('b', {}, s.name), s.start ? h('span', { class: 'w' }, ` ${hm(s.start)}–${hm(s.end)}`) : null,
+    h('ul', {}, (s.groups ?? []).map(group), (s.waits ?? []).map(wait)));
   return r.rollouts.map((ro) => h('section', { class: 'rollout', 'data-name': ro.name },
-    h('h4', {}, ro.name, ro.state ? h('span', { class: 'w' }, ` · ${ro.state}`) : null),
-    h('ol', { class: 'stages' }, (ro.stages ?? []).map(stage))));
+    h('h4', {}, ro.name, h('span', { class: 'w state' }, ` · ${ro.kind} · ${ro.state}`)),
+    h('ol', { class: 'stages' }, (ro.stages ?? []).map(stage)),
+    ro.end ? h('p', { class: 'muted' }, `${shortTime(ro.start)} → ${shortTime(ro.end)}`) : null));
 }
 
 if (!customElements.get('fleet-policy-example')) customElements.define('fleet-policy-example', FleetPolicyExample);

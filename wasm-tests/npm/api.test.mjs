@@ -84,6 +84,7 @@ test('results are identical to the CLI JSON for every example', () => {
     ['place', 'docs-affinity-matchlabels-exists.yaml'], ['place', 'docs-affinity-two-terms.yaml'],
     ['place', 'docs-sorter-per-cpu-core-cost.yaml'], ['place', 'pick-all-by-label.yaml'],
     ['budgets', 'docs-budgets-three-budgets.yaml'], ['budgets', 'docs-budgets-business-hours.yaml'],
+    ['rollout', 'docs-rollout-azure-two-stages.yaml'],
   ];
   for (const [fn, name] of runs) {
     const file = join(EXAMPLES, name);
@@ -169,6 +170,33 @@ test('bad input is reported inside the result with document, path and line:colum
   assert.equal(unknown.placements.length, 0);
 });
 
+const order = (ro) => ro.stages.map((s) => [s.name, s.groups.map((g) => [g.name, g.members.map((m) => [m.cluster, m.start, m.state])])]);
+
+test('rollout: docs example — two stages of two groups, members one at a time, a one-hour wait', () => {
+  const r = fp.rollout(example('docs-rollout-azure-two-stages.yaml'), { at: AT });
+  assert.deepEqual(r.errors, []);
+  const ro = r.rollouts[0];
+  assert.deepEqual([ro.name, ro.kind, ro.state, ro.start, ro.end], ['upgrade-1-30', 'UpdateRun', 'Completed', '2026-03-04T12:00:00Z', '2026-03-04T16:00:00Z']);
+  assert.deepEqual(order(ro), [
+    ['canary', [['canary-eu', [['aks-canary-eu', '2026-03-04T12:00:00Z', 'Completed']]], ['canary-us', [['aks-canary-us', '2026-03-04T12:00:00Z', 'Completed']]]]],
+    ['production', [
+      ['prod-eu', [['aks-prod-eu-1', '2026-03-04T14:00:00Z', 'Completed'], ['aks-prod-eu-2', '2026-03-04T15:00:00Z', 'Completed']]],
+      ['prod-us', [['aks-prod-us-1', '2026-03-04T14:00:00Z', 'Completed'], ['aks-prod-us-2', '2026-03-04T15:00:00Z', 'Completed']]]]],
+  ]);
+  assert.deepEqual(ro.stages[0].waits.map((w) => [w.kind, w.seconds, w.start, w.end]), [['AfterStageWait', 3600, '2026-03-04T13:00:00Z', '2026-03-04T14:00:00Z']]);
+});
+
+test('rollout: a what-if failure (option fail) stops the Azure run: no later member starts', () => {
+  const ro = fp.rollout(example('docs-rollout-azure-two-stages.yaml'), { at: AT, fail: ['aks-prod-eu-1'] }).rollouts[0];
+  assert.equal(ro.state, 'Failed');
+  assert.deepEqual(order(ro)[1], ['production', [
+    ['prod-eu', [['aks-prod-eu-1', '2026-03-04T14:00:00Z', 'Failed'], ['aks-prod-eu-2', null, 'NotStarted']]],
+    ['prod-us', [['aks-prod-us-1', '2026-03-04T14:00:00Z', 'Completed'], ['aks-prod-us-2', null, 'NotStarted']]]]]);
+  assert.deepEqual(ro.stages[1].groups.map((g) => g.state), ['Failed', 'Stopped']);
+  // The comma-separated form the CLI's --set uses is accepted too.
+  assert.deepEqual(fp.rollout(example('docs-rollout-azure-two-stages.yaml'), { at: AT, fail: 'aks-prod-eu-1' }), fp.rollout(example('docs-rollout-azure-two-stages.yaml'), { at: AT, fail: ['aks-prod-eu-1'] }));
+});
+
 test('evaluate runs the budgets engine on a NodePool; budgets and rollout ignore kinds they do not read', () => {
   const budgetsYaml = example('docs-budgets-three-budgets.yaml');
   const e = fp.evaluate(budgetsYaml, { at: AT });
@@ -178,9 +206,11 @@ test('evaluate runs the budgets engine on a NodePool; budgets and rollout ignore
   const b = fp.budgets(yaml, { at: AT, horizon: '24h' });
   assert.deepEqual(b.nodePools, []);
   assert.deepEqual(b.errors, []);
-  const r = fp.rollout(yaml, { at: AT });
+  const r = fp.rollout(budgetsYaml, { at: AT });
   assert.deepEqual(r.rollouts, []);
   assert.deepEqual(r.errors, []);
+  const rolloutYaml = example('docs-rollout-azure-two-stages.yaml');
+  assert.deepEqual(fp.evaluate(rolloutYaml, { at: AT }).rollouts, fp.rollout(rolloutYaml, { at: AT }).rollouts);
 });
 
 test('misuse of the API throws a TypeError that says what was wrong', () => {

@@ -126,6 +126,16 @@ test('docs-demo.html renders each embedded example from one shared engine, offli
   assert.deepEqual(office.binding, ['budget #0 (nodes 0) binds Drifted, Empty, Underutilized until 2026-03-04 17:00Z']);
   assert.equal(office.next[0], '2026-03-04 17:00Z: Drifted 3, Empty 3, Underutilized 3');
 
+  // Rollout: stages in order, members per group in update order, the wait after the canaries.
+  const ro = page.locator('#ex-rollout');
+  await ro.scrollIntoViewIfNeeded();
+  await ro.locator('.result section.rollout').waitFor({ timeout: 30000 });
+  assert.deepEqual(await ro.locator('li.group').allTextContents(), [
+    'canary-eu: aks-canary-eu 12:00Z', 'canary-us: aks-canary-us 12:00Z',
+    'prod-eu: aks-prod-eu-1 14:00Z → aks-prod-eu-2 15:00Z', 'prod-us: aks-prod-us-1 14:00Z → aks-prod-us-2 15:00Z']);
+  assert.deepEqual(await ro.locator('li.wait').allTextContents(), ['AfterStageWait 60 min 13:00Z–14:00Z']);
+  assert.equal(await ro.locator('.state').textContent(), ' · UpdateRun · Completed');
+
   // The editable example follows edits: with "zone DoesNotExist" every cluster matches.
   const ta = page.locator('#ex-or textarea');
   await ta.fill((await ta.inputValue()).replace('key: system', 'key: zone'));

@@ -49,6 +49,8 @@ struct SerdeAttrs {
     flatten: bool,
     default: bool,
     with: bool,
+    /// `deserialize_with` on an input: the function accepts at least the declared type.
+    custom_de: bool,
     into: Option<String>,
 }
 
@@ -104,6 +106,7 @@ fn serde_attrs(attrs: &[Attribute], mode: Mode) -> SerdeAttrs {
                 }
                 "flatten" => out.flatten = true,
                 "default" => out.default = true,
+                "deserialize_with" if mode == Mode::In => out.custom_de = true,
                 "with" | "serialize_with" | "deserialize_with" | "getter" | "remote" => {
                     let relevant = match key.as_str() {
                         "serialize_with" => mode == Mode::Out,
@@ -239,6 +242,9 @@ struct Gen {
     /// TypeScript name of each (definition, mode).
     names: BTreeMap<(usize, Mode), String>,
     loose: BTreeSet<String>,
+    notes: BTreeSet<String>,
+    /// The struct being written has `#[serde(default)]`: every field may be left out.
+    container_default: bool,
     out: String,
 }
 
@@ -581,8 +587,21 @@ impl Gen {
                     t = inner.to_string();
                 }
             }
+            if a.custom_de {
+                self.notes.insert(format!(
+                    "{fctx}: custom deserializer; declared as its Rust type, which it accepts"
+                ));
+            }
             if a.flatten {
-                flat.push(t);
+                if mode == Mode::In && t.starts_with("{ [key: string]") {
+                    // A catch-all map of other keys: declaring it would make every key any JSON.
+                    self.notes
+                        .insert(format!("{fctx}: other keys are accepted and not declared"));
+                    let prefix = format!("{fctx}:");
+                    self.loose.retain(|l| !l.starts_with(&prefix));
+                } else {
+                    flat.push(t);
+                }
                 continue;
             }
             let key = a
@@ -592,7 +611,7 @@ impl Gen {
             let is_option = matches!(&f.ty, Type::Path(p) if p.path.segments.last().is_some_and(|s| s.ident == "Option"));
             let optional = match mode {
                 Mode::Out => a.skip_if,
-                Mode::In => a.default || is_option,
+                Mode::In => a.default || is_option || self.container_default,
             };
             Self::doc_block(&mut body, &docs(&f.attrs), indent);
             let _ = writeln!(
@@ -642,6 +661,7 @@ impl Gen {
                 } else {
                     match &s.fields {
                         Fields::Named(named) if !a.transparent => {
+                            self.container_default = a.default;
                             let (body, flat) = self.fields(
                                 named,
                                 a.rename_all.as_deref(),
@@ -651,6 +671,7 @@ impl Gen {
                                 &name,
                                 "  ",
                             );
+                            self.container_default = false;
                             if flat.is_empty() {
                                 let _ =
                                     writeln!(out, "export interface {name}{gen} {{\n{body}}}\n");
@@ -821,6 +842,8 @@ fn main() -> ExitCode {
         done: BTreeSet::new(),
         names: BTreeMap::new(),
         loose: BTreeSet::new(),
+        notes: BTreeSet::new(),
+        container_default: false,
         out: String::new(),
     };
     for root in roots {
@@ -864,6 +887,9 @@ fn main() -> ExitCode {
             let _ = writeln!(header, "//   {l}");
             eprintln!("fleet-policy-typegen: typed loosely: {l}");
         }
+    }
+    for n in &g.notes {
+        let _ = writeln!(header, "// Note: {n}");
     }
     header.push_str("\n/** Any JSON value (a `serde_json::Value` in the engine). */\nexport type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };\n\n");
     print!("{header}{}", g.out);
