@@ -8,7 +8,8 @@
 // Attributes: view = placement | budgets | rollout (default placement); at = the evaluation
 // instant, RFC 3339 (default: now); editable (boolean: the YAML becomes a text area and the
 // result follows edits); src = URL of the YAML instead of inline text; playground = URL of
-// the playground (default: the site root next to embed/).
+// the playground (default: the site root next to embed/); theme = light | dark pins the colours
+// for pages with their own theme switch (default: follow prefers-color-scheme).
 // The YAML may be the element's text or sit in a child <script type="text/yaml"> (which keeps
 // "<" and indentation intact); common indentation is removed.
 //
@@ -110,9 +111,11 @@ const STYLE = `
   --fpe-bg: #ffffff; --fpe-fg: #1f2328; --fpe-muted: #59636e; --fpe-border: #d1d9e0;
   --fpe-accent: #0969da; --fpe-code-bg: #f6f8fa; --fpe-ok: #1a7f37; --fpe-bad: #cf222e; color-scheme: light; }
 @media (prefers-color-scheme: dark) {
-  :host { --fpe-bg: #0d1117; --fpe-fg: #e6edf3; --fpe-muted: #9198a1; --fpe-border: #3d444d;
+  :host(:not([theme="light"])) { --fpe-bg: #0d1117; --fpe-fg: #e6edf3; --fpe-muted: #9198a1; --fpe-border: #3d444d;
     --fpe-accent: #4493f8; --fpe-code-bg: #151b23; --fpe-ok: #3fb950; --fpe-bad: #f85149; color-scheme: dark; }
 }
+:host([theme="dark"]) { --fpe-bg: #0d1117; --fpe-fg: #e6edf3; --fpe-muted: #9198a1; --fpe-border: #3d444d;
+  --fpe-accent: #4493f8; --fpe-code-bg: #151b23; --fpe-ok: #3fb950; --fpe-bad: #f85149; color-scheme: dark; }
 :host([hidden]) { display: none; }
 .box { border: 1px solid var(--fpe-border); border-radius: 8px; background: var(--fpe-bg); color: var(--fpe-fg); overflow: hidden; }
 header { display: flex; gap: .5rem; align-items: baseline; justify-content: space-between; padding: .4rem .75rem;

@@ -4,11 +4,14 @@
 // document is written as a JSON object, which is YAML too. Times include everything a JS caller
 // pays: YAML parsing, evaluation and conversion of the result to JS objects.
 import { join } from 'node:path';
+import { writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { installed } from './consumer.mjs';
 
 const fp = await import(pathToFileURL(join(installed(), 'use.mjs')).href);
-const SECONDS = Number(process.argv[2] ?? 3);
+// `--dump DIR` writes the generated inputs (to compare with the native CLI) and exits.
+const DUMP = process.argv[2] === '--dump' ? process.argv[3] : null;
+const SECONDS = DUMP ? 0 : Number(process.argv[2] ?? 3);
 const AT = '2026-03-04T12:00:00Z';
 
 // A small deterministic PRNG (mulberry32), so every run measures the same input.
@@ -138,6 +141,7 @@ function stagedRun() {
 }
 
 function bench(name, fn, check) {
+  if (DUMP) return;
   fn(); // warm-up (and the first, lazily compiled call)
   const times = [];
   const end = performance.now() + SECONDS * 1000;
@@ -152,12 +156,13 @@ function bench(name, fn, check) {
   console.log(`${name.padEnd(58)} median ${med.toFixed(1).padStart(8)} ms   min ${times[0].toFixed(1).padStart(8)} ms   (${times.length} runs)`);
 }
 
+const dump = (file, text) => { if (DUMP) writeFileSync(join(DUMP, file), text); return text; };
 const size = (s) => `${(s.length / 1048576).toFixed(1)} MB YAML`;
 const assertNoErrors = (r) => { if (r.errors.length) throw new Error(JSON.stringify(r.errors.slice(0, 3))); };
 
 const clusters = fleet(10000);
-const pickN = yaml([...clusters, placement('PickN')]);
-const pickAll = yaml([...clusters, placement('PickAll')]);
+const pickN = dump('pickn-10k.yaml', yaml([...clusters, placement('PickN')]));
+const pickAll = dump('pickall-10k.yaml', yaml([...clusters, placement('PickAll')]));
 // budgets() on a fleet without NodePools: YAML parse and conversion only, no engine work.
 bench(`YAML parse of that fleet alone (budgets() with no NodePool)`, () => fp.budgets(pickAll, { at: AT }), () => {});
 bench(`place: PickN 50 of 10,000 clusters, 2 TSC (${size(pickN)})`, () => fp.place(pickN, { at: AT }), (r) => {
@@ -173,7 +178,7 @@ for (const n of [1000, 50000]) {
   bench(`place: PickAll of ${n.toLocaleString('en')} clusters (${size(text)})`, () => fp.place(text, { at: AT }), assertNoErrors);
 }
 
-const np = yaml(nodePool());
+const np = dump('nodepool-5k-50k.yaml', yaml(nodePool()));
 bench(`budgets: 10 budgets, 5,000 nodes, 50,000 pods (${size(np)})`, () => fp.budgets(np, { at: AT }), (r) => {
   assertNoErrors(r);
   console.log(`  allowed ${JSON.stringify(r.nodePools[0].allowedDisruptions)}, timeline ${r.nodePools[0].timeline.length} points`);
@@ -181,12 +186,12 @@ bench(`budgets: 10 budgets, 5,000 nodes, 50,000 pods (${size(np)})`, () => fp.bu
 const npOnly = yaml(nodePool().slice(0, 1));
 bench(`budgets: the same NodePool alone, 7-day timeline`, () => fp.budgets(npOnly, { at: AT }), assertNoErrors);
 
-const az = yaml(azureRun());
+const az = dump('azure-5k.yaml', yaml(azureRun()));
 bench(`rollout: Azure run, 5,000 members, 3 stages × 10 groups (${size(az)})`, () => fp.rollout(az, { at: AT }), (r) => {
   assertNoErrors(r);
   console.log(`  state ${r.rollouts[0].state}, ends ${r.rollouts[0].end}`);
 });
-const kf = yaml(stagedRun());
+const kf = dump('staged-5k.yaml', yaml(stagedRun()));
 bench(`rollout: KubeFleet staged run, 5,000 clusters, 5 stages (${size(kf)})`, () => fp.rollout(kf, { at: AT, approveAll: true }), (r) => {
   assertNoErrors(r);
   console.log(`  state ${r.rollouts[0].state}, ends ${r.rollouts[0].end}`);

@@ -177,6 +177,9 @@ test('styles are isolated in the shadow root and follow the dark colour scheme',
   assert.equal(bg, 'rgb(13, 17, 23)');
   await page.emulateMedia({ colorScheme: 'light' });
   assert.equal(await page.locator('#ex-and .box').evaluate((el) => getComputedStyle(el).backgroundColor), 'rgb(255, 255, 255)');
+  // A page with its own theme switch pins it with the theme attribute.
+  await page.locator('#ex-and').evaluate((el) => el.setAttribute('theme', 'dark'));
+  assert.equal(await page.locator('#ex-and .box').evaluate((el) => getComputedStyle(el).backgroundColor), 'rgb(13, 17, 23)');
   // The page's own styles do not reach inside: a global rule on `pre` changes nothing.
   await page.addStyleTag({ content: 'pre { background: rgb(255, 0, 0) !important; }' });
   assert.notEqual(await page.locator('#ex-and pre').evaluate((el) => getComputedStyle(el).backgroundColor), 'rgb(255, 0, 0)');
