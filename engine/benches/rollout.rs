@@ -1,0 +1,231 @@
+//! Rollout speed: an Azure update run over 5,000 members in 3 stages × 10 groups with weekly
+//! maintenance windows, and a KubeFleet staged run over 5,000 clusters in 5 stages. The input
+//! is parsed once outside the measurement; "plan+simulate" is what `rollout::rollout` does.
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use fleet_policy::input::{Input, Source};
+use fleet_policy::rollout::{self, RolloutOptions};
+use std::fmt::Write;
+
+const DAYS: [&str; 7] = [
+    "Monday",
+    "Tuesday",
+    "Wednesday",
+    "Thursday",
+    "Friday",
+    "Saturday",
+    "Sunday",
+];
+
+fn azure_fleet() -> String {
+    let mut y = String::new();
+    for i in 0..5000 {
+        let group = format!("g{}-{}", i % 3, (i / 3) % 10);
+        let _ = write!(
+            y,
+            "apiVersion: azure.fleet-policy.dev/v1\nkind: FleetMember\nmetadata: {{name: aks-{i:04}}}\nproperties: {{group: {group}}}\n\
+cluster:\n  kubernetesVersion: \"1.29.{}\"\n  maintenanceConfigurations:\n  - name: aksManagedAutoUpgradeSchedule\n    properties:\n      maintenanceWindow:\n        schedule: {{weekly: {{intervalWeeks: 1, dayOfWeek: {}}}}}\n        durationHours: 8\n        startTime: \"{:02}:00\"\n        utcOffset: \"+00:00\"\n---\n",
+            i % 9,
+            DAYS[i % 7],
+            (i * 5) % 24
+        );
+    }
+    y.push_str("apiVersion: azure.fleet-policy.dev/v1\nkind: UpdateRun\nmetadata: {name: big}\nproperties:\n  managedClusterUpdate:\n    upgrade: {type: Full, kubernetesVersion: \"1.30.5\"}\n  strategy:\n    stages:\n");
+    for s in 0..3 {
+        let _ = writeln!(
+            y,
+            "    - name: stage{s}\n      afterStageWaitInSeconds: 3600\n      groups:"
+        );
+        for g in 0..10 {
+            let _ = writeln!(y, "      - name: g{s}-{g}\n        maxConcurrency: 4");
+        }
+    }
+    y
+}
+
+fn staged_fleet() -> String {
+    let mut y = String::new();
+    for i in 0..5000 {
+        let _ = write!(
+            y,
+            "apiVersion: cluster.kubernetes-fleet.io/v1\nkind: MemberCluster\nmetadata: {{name: member-{i:04}, labels: {{ring: r{}, order: \"{}\"}}}}\n---\n\
+apiVersion: placement.kubernetes-fleet.io/v1beta1\nkind: ClusterResourceBinding\nmetadata: {{name: app-member-{i:04}, labels: {{kubernetes-fleet.io/parent-CRP: app}}}}\nspec: {{state: Bound, targetCluster: member-{i:04}}}\n---\n",
+            i % 5,
+            (i * 7919) % 1000
+        );
+    }
+    y.push_str("apiVersion: placement.kubernetes-fleet.io/v1beta1\nkind: ClusterResourcePlacement\nmetadata: {name: app}\nspec:\n  strategy: {type: External}\n---\n");
+    y.push_str("apiVersion: placement.kubernetes-fleet.io/v1beta1\nkind: ClusterStagedUpdateStrategy\nmetadata: {name: rings}\nspec:\n  stages:\n");
+    for s in 0..5 {
+        let _ = writeln!(
+            y,
+            "  - name: ring{s}\n    labelSelector: {{matchLabels: {{ring: r{s}}}}}\n    sortingLabelKey: order\n    maxConcurrency: \"10%\"\n    beforeStageTasks: [{{type: Approval}}]\n    afterStageTasks: [{{type: TimedWait, waitTime: 1h}}]"
+        );
+    }
+    y.push_str("---\napiVersion: placement.kubernetes-fleet.io/v1beta1\nkind: ClusterStagedUpdateRun\nmetadata: {name: run}\nspec: {placementName: app, stagedRolloutStrategyName: rings, state: Run}\n");
+    y
+}
+
+fn options(extra: &str) -> RolloutOptions {
+    let v: serde_json::Value =
+        match serde_json::from_str(&format!("{{\"at\": \"2025-06-02T00:00:00Z\"{extra}}}")) {
+            Ok(v) => v,
+            Err(e) => panic!("{e}"),
+        };
+    match serde_json::from_value(v) {
+        Ok(o) => o,
+        Err(e) => panic!("{e}"),
+    }
+}
+
+fn bench(c: &mut Criterion) {
+    let az = Input::parse(&[Source::new("azure.yaml", azure_fleet())]);
+    assert!(az.diagnostics.is_empty(), "{:?}", az.diagnostics.first());
+    let az_opts = options("");
+    let r = rollout::rollout(&az, &az_opts);
+    assert!(r.errors.is_empty(), "{:?}", r.errors.first());
+    assert_eq!(r.rollouts.len(), 1);
+    let members: usize = r.rollouts[0]
+        .stages
+        .iter()
+        .flat_map(|s| &s.groups)
+        .map(|g| g.members.len())
+        .sum();
+    assert_eq!(members, 5000);
+    eprintln!(
+        "azure run: {:?}, ends {:?}",
+        r.rollouts[0].state, r.rollouts[0].end
+    );
+    c.bench_function(
+        "azure run 5000 members 3x10 groups weekly windows (plan+simulate)",
+        |b| b.iter(|| rollout::rollout(&az, &az_opts)),
+    );
+
+    let kf = Input::parse(&[Source::new("staged.yaml", staged_fleet())]);
+    assert!(kf.diagnostics.is_empty(), "{:?}", kf.diagnostics.first());
+    let kf_opts = options(", \"approveAll\": true");
+    let r = rollout::rollout(&kf, &kf_opts);
+    assert!(r.errors.is_empty(), "{:?}", r.errors.first());
+    let ro = r
+        .rollouts
+        .iter()
+        .find(|x| x.kind == "ClusterStagedUpdateRun");
+    eprintln!(
+        "staged run: {:?}, ends {:?}",
+        ro.map(|x| x.state),
+        ro.and_then(|x| x.end)
+    );
+    c.bench_function(
+        "kubefleet staged run 5000 clusters 5 stages (plan+simulate)",
+        |b| b.iter(|| rollout::rollout(&kf, &kf_opts)),
+    );
+}
+
+/// The engine without YAML decoding: window expansion, ordering and the virtual clock.
+fn bench_core(c: &mut Criterion) {
+    use fleet_policy::model::rollout::{MaintenanceWindow, Schedule, WeeklySchedule};
+    use fleet_policy::rollout::maintenance;
+    use fleet_policy::rollout::options::AzureOptions;
+    use fleet_policy::rollout::simulate::{simulate, SimGroup, SimMember, SimPlan, SimStage};
+    use fleet_policy::rollout::staged::{execute, ExecParams, ExecStage};
+    let at = match chrono::DateTime::parse_from_rfc3339("2025-06-02T00:00:00Z") {
+        Ok(t) => t.to_utc(),
+        Err(e) => panic!("{e}"),
+    };
+    let start = at.timestamp();
+    let horizon = start + 366 * 86_400;
+    c.bench_function(
+        "azure 5000 members: expand windows + order + simulate (no YAML decoding)",
+        |b| {
+            b.iter(|| {
+                let mut plan = SimPlan::default();
+                for day in DAYS {
+                    for h in 0..24 {
+                        let w = MaintenanceWindow {
+                            schedule: Schedule {
+                                weekly: Some(WeeklySchedule {
+                                    interval_weeks: 1,
+                                    day_of_week: day.into(),
+                                }),
+                                ..Schedule::default()
+                            },
+                            duration_hours: 8,
+                            start_time: format!("{h:02}:00"),
+                            ..MaintenanceWindow::default()
+                        };
+                        let list = match maintenance::compile(&w) {
+                            Ok(cw) => maintenance::normalise(cw.expand(
+                                at,
+                                at + chrono::Duration::days(366),
+                                at.date_naive(),
+                            )),
+                            Err(e) => panic!("{e:?}"),
+                        };
+                        plan.windows.push(list);
+                    }
+                }
+                let mut groups: Vec<Vec<usize>> = vec![Vec::new(); 30];
+                for i in 0..5000usize {
+                    groups[(i % 3) * 10 + (i / 3) % 10].push(plan.members.len());
+                    plan.members.push(SimMember {
+                        name: format!("aks-{i:04}"),
+                        windows: Some((i % 7) * 24 + (i * 5) % 24),
+                        duration: 3600,
+                        skip: None,
+                        reject: None,
+                    });
+                }
+                for s in 0..3 {
+                    plan.stages.push(SimStage {
+                        name: format!("stage{s}"),
+                        wait_seconds: 3600,
+                        groups: (0..10)
+                            .map(|g| SimGroup {
+                                name: format!("g{s}-{g}"),
+                                concurrency: 4,
+                                members: groups[s * 10 + g].clone(),
+                            })
+                            .collect(),
+                    });
+                }
+                simulate(&plan, start, &[], &AzureOptions::default(), horizon)
+            })
+        },
+    );
+    let stages: Vec<ExecStage> = (0..5)
+        .map(|s| ExecStage {
+            name: format!("ring{s}"),
+            clusters: (0..1000)
+                .map(|i| format!("member-{:04}", i * 5 + s))
+                .collect(),
+            concurrency: 100,
+            before_approval: true,
+            after_wait: Some(3600),
+            after_approval: false,
+            deletion: false,
+        })
+        .collect();
+    let dur = |_: &str| 120i64;
+    c.bench_function(
+        "staged 5000 clusters 5 stages: execute (no YAML decoding)",
+        |b| {
+            b.iter(|| {
+                execute(
+                    &stages,
+                    &ExecParams {
+                        run_name: "run",
+                        start,
+                        duration: &dur,
+                        events: &[],
+                        approve_all: true,
+                        stuck_threshold: 300,
+                        horizon_end: horizon,
+                    },
+                )
+            })
+        },
+    );
+}
+
+criterion_group!(benches, bench, bench_core);
+criterion_main!(benches);
