@@ -11,7 +11,7 @@ BIN := node_modules/.bin
 WASM_OPT_FLAGS := -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
 	--enable-mutable-globals --enable-reference-types --strip-debug --strip-producers
 
-.PHONY: help setup dist serve test lint test-native test-wasm test-e2e package bench clean
+.PHONY: help setup dist serve test lint test-native test-wasm test-e2e package test-package bench clean
 
 help:
 	@echo "make serve    build the playground into dist/ and serve it on http://127.0.0.1:$(PORT)"
@@ -24,7 +24,7 @@ setup:
 	@.ci/setup.sh
 
 # The playground: engine + Yew app → one wasm, shrunk with wasm-opt, plus static files.
-dist: setup
+dist: setup package
 	@$(ENV); echo "[dist] building the playground (release wasm)"; \
 	$$WASM_CARGO build -q -p fleet-playground --release --target $(WASM_TARGET) $$WASM_BUILD_STD
 	@rm -rf dist target/web-bindgen && mkdir -p dist target/web-bindgen
@@ -33,6 +33,7 @@ dist: setup
 	@$(BIN)/wasm-opt $(WASM_OPT_FLAGS) target/web-bindgen/fleet_playground_bg.wasm -o dist/fleet_playground_bg.wasm
 	@cp target/web-bindgen/fleet_playground.js dist/
 	@cp -r static/. dist/
+	@mkdir -p dist/embed/engine && cp $(PKG)/index.js $(PKG)/fleet_policy.js $(PKG)/fleet_policy_bg.wasm dist/embed/engine/
 	@if [ -f web/editor/editor.js ]; then $(BIN)/esbuild web/editor/editor.js --bundle --minify --format=esm --outfile=dist/editor.js --log-level=warning; fi
 	@node wasm-tests/e2e/sizes.mjs dist
 
@@ -40,7 +41,7 @@ serve: dist
 	@echo "Fleet Policy playground: http://127.0.0.1:$(PORT)/  (Ctrl-C stops)"
 	@node wasm-tests/e2e/serve.mjs dist $(PORT)
 
-test: setup test-native test-wasm test-e2e
+test: setup test-native test-wasm test-e2e test-package
 	@echo "make test: all suites passed"
 
 test-native: lint
@@ -62,6 +63,30 @@ test-wasm: setup
 test-e2e: dist
 	@echo "== browser end-to-end: playwright-core + Chromium against dist/"
 	@node --test --test-reporter=spec wasm-tests/e2e/
+
+# The npm package (engine only, no Yew): engine/npm/ + wasm-bindgen --target web + wasm-opt +
+# declarations generated from the engine's Rust types, packed into fleet-policy-<version>.tgz.
+PKG := target/npm-package
+TS_ROOTS := PlacementReport BudgetReport RolloutReport EvaluateReport ValidateReport \
+	PlaceOptions:in BudgetOptions:in RolloutOptions:in
+package: setup
+	@$(ENV); echo "[package] building the engine (release wasm, no default features)"; \
+	$$WASM_CARGO build -q -p fleet-policy --no-default-features --lib --release --target $(WASM_TARGET) $$WASM_BUILD_STD
+	@rm -rf target/npm-bindgen $(PKG) && mkdir -p target/npm-bindgen $(PKG)
+	@wasm-bindgen --target web --no-typescript --out-dir target/npm-bindgen --out-name fleet_policy \
+		target/$(WASM_TARGET)/release/fleet_policy.wasm
+	@$(BIN)/wasm-opt $(WASM_OPT_FLAGS) target/npm-bindgen/fleet_policy_bg.wasm -o $(PKG)/fleet_policy_bg.wasm
+	@cargo run -q -p fleet-policy-typegen -- engine/src $(TS_ROOTS) > target/npm-bindgen/types.d.ts
+	@node engine/npm/assemble.mjs target/npm-bindgen target/npm-bindgen/types.d.ts $(PKG)
+	@rm -f fleet-policy-*.tgz && npm pack --silent --pack-destination . ./$(PKG) >/dev/null
+	@node wasm-tests/npm/sizes.mjs
+
+# The package's tests run from the packed tarball installed into a temporary project.
+test-package: package
+	@echo "== npm package: node --test, tsc --strict, an esbuild-bundled app and the docs page in Chromium"
+	@cargo build -q -p fleet-policy --bin fleet-policy
+	@node wasm-tests/npm/consumer.mjs
+	@node --test --test-reporter=spec wasm-tests/npm/
 
 bench:
 	cargo bench -p fleet-policy

@@ -52,9 +52,9 @@ pub struct EvaluateReport {
     /// Placement results (empty when the input has no placement).
     pub placements: Vec<placement::PlacementResult>,
     /// NodePool results.
-    pub node_pools: Vec<serde_json::Value>,
+    pub node_pools: Vec<disruption::report::NodePoolResult>,
     /// Rollout results.
-    pub rollouts: Vec<serde_json::Value>,
+    pub rollouts: Vec<rollout::plan::Rollout>,
     /// All errors.
     pub errors: Vec<Diagnostic>,
     /// All warnings.
@@ -83,13 +83,6 @@ pub(crate) fn prepend_input_diagnostics(
     warnings.splice(0..0, w);
 }
 
-fn to_values<T: Serialize>(items: &[T]) -> Vec<serde_json::Value> {
-    items
-        .iter()
-        .filter_map(|i| serde_json::to_value(i).ok())
-        .collect()
-}
-
 pub(crate) fn evaluate(input: &Input, options: &EvaluateOptions) -> EvaluateReport {
     let mut out = EvaluateReport::default();
     if placement::applies(input) {
@@ -100,13 +93,13 @@ pub(crate) fn evaluate(input: &Input, options: &EvaluateOptions) -> EvaluateRepo
     }
     if disruption::applies(input) {
         let r = disruption::budgets(input, &options.budgets);
-        out.node_pools = to_values(&r.node_pools);
+        out.node_pools = r.node_pools;
         out.errors.extend(r.errors);
         out.warnings.extend(r.warnings);
     }
     if rollout::applies(input) {
         let r = rollout::rollout(input, &options.rollout);
-        out.rollouts = to_values(&r.rollouts);
+        out.rollouts = r.rollouts;
         out.errors.extend(r.errors);
         out.warnings.extend(r.warnings);
     }

@@ -8,7 +8,18 @@ use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 /// Builds the options JSON object: the caller's options with `at` defaulting to the current
-/// time (the boundary is the one place where "now" is read).
+/// time (the boundary is the one place where "now" is read). Returns the source name too:
+/// `options.source` names the YAML in diagnostics, as a file name does on the CLI.
+fn options_and_source(options: JsValue) -> Result<(serde_json::Value, String), JsError> {
+    let mut value = options_json(options)?;
+    let source = match value.as_object_mut().and_then(|o| o.remove("source")) {
+        None | Some(serde_json::Value::Null) => "input".to_string(),
+        Some(serde_json::Value::String(s)) => s,
+        Some(_) => return Err(JsError::new("options.source must be a string")),
+    };
+    Ok((value, source))
+}
+
 fn options_json(options: JsValue) -> Result<serde_json::Value, JsError> {
     let mut value: serde_json::Value = if options.is_undefined() || options.is_null() {
         serde_json::Value::Object(Default::default())
@@ -37,44 +48,48 @@ fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
         .map_err(|e| JsError::new(&format!("could not convert the result: {e}")))
 }
 
-fn sources(yaml: &str) -> [Source; 1] {
-    [Source::new("input", yaml)]
+fn sources(yaml: &str, name: String) -> [Source; 1] {
+    [Source::new(name, yaml)]
 }
 
 /// `place(yaml, options?)`: KubeFleet placement decisions.
 #[wasm_bindgen]
 pub fn place(yaml: &str, options: JsValue) -> Result<JsValue, JsError> {
-    let opts = options_from_json(&options_json(options)?).map_err(|e| JsError::new(&e))?;
-    to_js(&crate::place(&sources(yaml), &opts))
+    let (json, name) = options_and_source(options)?;
+    let opts = options_from_json(&json).map_err(|e| JsError::new(&e))?;
+    to_js(&crate::place(&sources(yaml, name), &opts))
 }
 
 /// `budgets(yaml, options?)`: Karpenter disruption budgets.
 #[wasm_bindgen]
 pub fn budgets(yaml: &str, options: JsValue) -> Result<JsValue, JsError> {
-    let opts = options_from_json(&options_json(options)?).map_err(|e| JsError::new(&e))?;
-    to_js(&crate::budgets(&sources(yaml), &opts))
+    let (json, name) = options_and_source(options)?;
+    let opts = options_from_json(&json).map_err(|e| JsError::new(&e))?;
+    to_js(&crate::budgets(&sources(yaml, name), &opts))
 }
 
 /// `rollout(yaml, options?)`: rollout plans and simulations.
 #[wasm_bindgen]
 pub fn rollout(yaml: &str, options: JsValue) -> Result<JsValue, JsError> {
-    let opts = options_from_json(&options_json(options)?).map_err(|e| JsError::new(&e))?;
-    to_js(&crate::rollout(&sources(yaml), &opts))
+    let (json, name) = options_and_source(options)?;
+    let opts = options_from_json(&json).map_err(|e| JsError::new(&e))?;
+    to_js(&crate::rollout(&sources(yaml, name), &opts))
 }
 
 /// `evaluate(yaml, options?)`: detects the kinds and runs every engine that applies.
 #[wasm_bindgen]
 pub fn evaluate(yaml: &str, options: JsValue) -> Result<JsValue, JsError> {
-    let opts = EvaluateOptions::from_json(&options_json(options)?).map_err(|e| JsError::new(&e))?;
-    to_js(&crate::evaluate(&sources(yaml), &opts))
+    let (json, name) = options_and_source(options)?;
+    let opts = EvaluateOptions::from_json(&json).map_err(|e| JsError::new(&e))?;
+    to_js(&crate::evaluate(&sources(yaml, name), &opts))
 }
 
-/// `validate(yaml)`: errors and warnings only.
+/// `validate(yaml, options?)`: errors and warnings only (`options.source` names the input).
 #[wasm_bindgen]
-pub fn validate(yaml: &str) -> Result<JsValue, JsError> {
-    let opts = EvaluateOptions::from_json(&options_json(JsValue::UNDEFINED)?)
-        .map_err(|e| JsError::new(&e))?;
-    to_js(&crate::validate(&sources(yaml), &opts))
+pub fn validate(yaml: &str, options: JsValue) -> Result<JsValue, JsError> {
+    let (json, name) = options_and_source(options)?;
+    let opts = EvaluateOptions::from_json(&json).map_err(|e| JsError::new(&e))?;
+    to_js(&crate::validate(&sources(yaml, name), &opts))
 }
 
 /// `version()`: the engine version.

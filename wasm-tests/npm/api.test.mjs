@@ -1,0 +1,246 @@
+// The npm package under Node, imported from the packed tarball installed into a temporary
+// project: every API function on the product docs' examples (exact picks, scores, orders),
+// results identical to the CLI's JSON, input errors inside results, API misuse thrown.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { installed, EXAMPLES, ROOT } from './consumer.mjs';
+
+const fp = await import(pathToFileURL(join(installed(), 'use.mjs')).href);
+const AT = '2026-03-04T12:00:00Z';
+const example = (name) => readFileSync(join(EXAMPLES, name), 'utf8');
+const CLI = join(ROOT, 'target', 'debug', 'fleet-policy');
+
+/** What the CLI prints for the same file and instant. */
+function cli(command, file, at = AT) {
+  try {
+    return JSON.parse(execFileSync(CLI, [command, file, '--at', at, '--format', 'json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+  } catch (e) {
+    // Exit code 1 = input errors; the JSON is still on stdout.
+    if (e.status === 1 && e.stdout) return JSON.parse(e.stdout);
+    throw e;
+  }
+}
+
+const picks = (p) => p.picked.map((c) => [c.cluster, c.affinityScore, c.topologySpreadScore]);
+const filtered = (p) => p.filtered.map((c) => [c.cluster, c.plugin]);
+const AFFINITY_REASON = 'ClusterUnschedulable, cluster does not match with any of the required cluster affinity terms';
+
+test('the Node entry is loaded at import; init() and initSync() are harmless there', async () => {
+  assert.equal(fp.isInitialized(), true);
+  await fp.init();
+  fp.initSync(new Uint8Array());
+  assert.equal(typeof fp.default, 'function');
+});
+
+test('version() is the workspace version, and the package.json version', () => {
+  const cargo = readFileSync(join(ROOT, 'Cargo.toml'), 'utf8');
+  const want = /\[workspace\.package\][^[]*?\nversion\s*=\s*"([^"]+)"/.exec(cargo)[1];
+  assert.equal(fp.version(), want);
+  const pkg = JSON.parse(readFileSync(join(installed(), 'node_modules', 'fleet-policy', 'package.json'), 'utf8'));
+  assert.equal(pkg.version, want);
+});
+
+test('place: docs example "matchLabels and Exists in one term" picks east-critical only', () => {
+  const r = fp.place(example('docs-affinity-matchlabels-exists.yaml'), { at: AT });
+  assert.deepEqual(r.errors, []);
+  assert.equal(r.placements.length, 1);
+  const p = r.placements[0];
+  assert.equal(p.name, 'crp-east-system');
+  assert.deepEqual(picks(p), [['east-critical', 0, 0]]);
+  assert.deepEqual(filtered(p), [['east-nosystem', 'ClusterAffinity'], ['west-critical', 'ClusterAffinity']]);
+  assert.deepEqual(p.filtered.map((f) => f.reason), [AFFINITY_REASON, AFFINITY_REASON]);
+});
+
+test('place: docs example "two terms ORed" picks east-nosystem and west-critical, in name order', () => {
+  const p = fp.place(example('docs-affinity-two-terms.yaml'), { at: new Date(AT) }).placements[0];
+  assert.deepEqual(picks(p), [['east-nosystem', 0, 0], ['west-critical', 0, 0]]);
+  assert.deepEqual(filtered(p), [['east-critical', 'ClusterAffinity']]);
+  // The explanation is data: term 0 failed on region (observed east), term 1 on system.
+  const terms = p.filtered[0].explanation.terms;
+  assert.deepEqual(terms.map((t) => [t.term, t.mismatch.requirement.key, t.mismatch.requirement.operator, t.mismatch.observed]),
+    [[0, 'region', 'In', 'east'], [1, 'system', 'DoesNotExist', 'critical']]);
+  assert.equal(p.condition.status, 'True');
+  assert.equal(p.condition.message, 'found all cluster needed as specified by the scheduling policy, found 2 cluster(s)');
+});
+
+test('place: docs example "per-CPU-core cost, Ascending" ranks 0.1 / 0.2 / 1 as 100 / 89 / 0 of weight 100', () => {
+  const r = fp.place(example('docs-sorter-per-cpu-core-cost.yaml'), { at: AT });
+  assert.deepEqual(r.errors, []);
+  const p = r.placements[0];
+  assert.deepEqual(picks(p), [['jumpingcat', 100, 0], ['smartfish', 89, 0]]);
+  assert.deepEqual(p.notPicked.map((c) => [c.cluster, c.affinityScore, c.topologySpreadScore]), [['bravelion', 0, 0]]);
+  assert.deepEqual(p.filtered, []);
+  assert.deepEqual([p.condition.status, p.condition.reason], ['True', 'SchedulingPolicyFulfilled']);
+  // Hand-written MemberClusters have no agent status: one warning each, at the cluster.
+  assert.deepEqual(r.warnings.map((w) => [w.name, w.path, w.line]), [['bravelion', 'status.agentStatus', 8], ['smartfish', 'status.agentStatus', 16], ['jumpingcat', 'status.agentStatus', 24]]);
+});
+
+test('results are identical to the CLI JSON for every example', () => {
+  const runs = [
+    ['place', 'docs-affinity-matchlabels-exists.yaml'], ['place', 'docs-affinity-two-terms.yaml'],
+    ['place', 'docs-sorter-per-cpu-core-cost.yaml'], ['place', 'pick-all-by-label.yaml'],
+    ['budgets', 'docs-budgets-three-budgets.yaml'], ['budgets', 'docs-budgets-business-hours.yaml'],
+    ['rollout', 'docs-rollout-azure-two-stages.yaml'],
+  ];
+  for (const [fn, name] of runs) {
+    const file = join(EXAMPLES, name);
+    assert.deepEqual(fp[fn](readFileSync(file, 'utf8'), { at: AT, source: file }), cli(fn, file), `${fn} ${name}`);
+  }
+});
+
+const allowed = (np) => np.allowedDisruptions;
+
+test('budgets: docs example with three budgets over 19 nodes, at midday and just after midnight', () => {
+  const yaml = example('docs-budgets-three-budgets.yaml');
+  const noon = fp.budgets(yaml, { at: '2026-03-04T12:00:00Z' });
+  assert.deepEqual(noon.errors, []);
+  const np = noon.nodePools[0];
+  assert.equal(np.name, 'default');
+  assert.equal(np.nodes.total, 19);
+  assert.deepEqual(allowed(np), { Drifted: 4, Empty: 4, Underutilized: 5 });
+  assert.deepEqual(np.activeBudgets.map((b) => b.index), [0, 1]);
+  assert.equal(np.nextChange, '2026-03-05T00:00:00Z');
+  assert.deepEqual(np.timeline.slice(0, 3).map((t) => [t.at, t.allowedDisruptions.Underutilized]),
+    [['2026-03-04T12:00:00Z', 5], ['2026-03-05T00:00:00Z', 0], ['2026-03-05T00:10:00Z', 5]]);
+  const midnight = fp.budgets(yaml, { at: '2026-03-04T00:05:00Z' }).nodePools[0];
+  assert.deepEqual(allowed(midnight), { Drifted: 4, Empty: 4, Underutilized: 0 });
+  assert.equal(midnight.nextChange, '2026-03-04T00:10:00Z');
+});
+
+test('budgets: docs example blocking business hours — 0 until 17:00, then 10% of 30 = 3', () => {
+  const np = fp.budgets(example('docs-budgets-business-hours.yaml'), { at: '2026-03-04T12:00:00Z' }).nodePools[0];
+  assert.deepEqual(allowed(np), { Drifted: 0, Empty: 0, Underutilized: 0 });
+  assert.deepEqual(np.activeBudgets.map((b) => [b.index, b.binding, b.activeUntil]),
+    [[0, ['Drifted', 'Empty', 'Underutilized'], '2026-03-04T17:00:00Z'], [1, [], undefined]]);
+  assert.equal(np.nextChange, '2026-03-04T17:00:00Z');
+  const evening = fp.budgets(example('docs-budgets-business-hours.yaml'), { at: '2026-03-04T18:00:00Z', horizon: '24h' });
+  assert.deepEqual(allowed(evening.nodePools[0]), { Drifted: 3, Empty: 3, Underutilized: 3 });
+  assert.equal(evening.horizonEnd, '2026-03-05T18:00:00Z');
+});
+
+test('evaluate: detects the placement and runs only the placement engine', () => {
+  const yaml = example('docs-affinity-two-terms.yaml');
+  const r = fp.evaluate(yaml, { at: AT });
+  assert.deepEqual(r.placements, fp.place(yaml, { at: AT }).placements);
+  assert.deepEqual(r.nodePools, []);
+  assert.deepEqual(r.rollouts, []);
+  assert.deepEqual(r.errors, []);
+});
+
+test('validate: a valid example is valid; broken YAML gives errors with line:column', () => {
+  const ok = fp.validate(example('docs-affinity-two-terms.yaml'));
+  assert.deepEqual([ok.valid, ok.errors, ok.warnings.map((w) => w.path)], [true, [], ['status.agentStatus', 'status.agentStatus', 'status.agentStatus']]);
+  const bad = 'apiVersion: cluster.kubernetes-fleet.io/v1\nkind: MemberCluster\nmetadata: {name: [oops\n';
+  const r = fp.validate(bad, { source: 'fleet.yaml' });
+  assert.equal(r.valid, false);
+  assert.equal(r.errors.length, 1);
+  const e = r.errors[0];
+  assert.equal(e.source, 'fleet.yaml');
+  assert.equal(e.document, 1);
+  assert.equal(e.line, 4);
+  assert.equal(e.severity, 'error');
+  assert.match(e.message, /YAML/);
+});
+
+test('bad input is reported inside the result with document, path and line:column, never thrown', () => {
+  const yaml = [
+    'apiVersion: cluster.kubernetes-fleet.io/v1',
+    'kind: MemberCluster',
+    'metadata: {name: a}',
+    '---',
+    'apiVersion: placement.kubernetes-fleet.io/v1',
+    'kind: ClusterResourcePlacement',
+    'metadata: {name: web}',
+    'spec:',
+    '  policy:',
+    '    placementType: 7',
+  ].join('\n');
+  for (const fn of [fp.place, fp.evaluate, fp.validate]) {
+    const r = fn(yaml, { at: AT });
+    assert.ok(r.errors.length >= 1, fn.name);
+    const e = r.errors.find((d) => d.path === 'spec.policy.placementType');
+    assert.ok(e, `${fn.name}: an error on spec.policy.placementType in ${JSON.stringify(r.errors)}`);
+    assert.deepEqual([e.document, e.line, e.column, e.kind, e.name], [2, 10, 20, 'ClusterResourcePlacement', 'web']);
+  }
+  const unknown = fp.place('apiVersion: v1\nkind: Frobnicator\nmetadata: {name: x}\n', { at: AT });
+  assert.equal(unknown.placements.length, 0);
+});
+
+const order = (ro) => ro.stages.map((s) => [s.name, s.groups.map((g) => [g.name, g.members.map((m) => [m.cluster, m.start, m.state])])]);
+
+test('rollout: docs example — two stages of two groups, members one at a time, a one-hour wait', () => {
+  const r = fp.rollout(example('docs-rollout-azure-two-stages.yaml'), { at: AT });
+  assert.deepEqual(r.errors, []);
+  const ro = r.rollouts[0];
+  assert.deepEqual([ro.name, ro.kind, ro.state, ro.start, ro.end], ['upgrade-1-30', 'UpdateRun', 'Completed', '2026-03-04T12:00:00Z', '2026-03-04T16:00:00Z']);
+  assert.deepEqual(order(ro), [
+    ['canary', [['canary-eu', [['aks-canary-eu', '2026-03-04T12:00:00Z', 'Completed']]], ['canary-us', [['aks-canary-us', '2026-03-04T12:00:00Z', 'Completed']]]]],
+    ['production', [
+      ['prod-eu', [['aks-prod-eu-1', '2026-03-04T14:00:00Z', 'Completed'], ['aks-prod-eu-2', '2026-03-04T15:00:00Z', 'Completed']]],
+      ['prod-us', [['aks-prod-us-1', '2026-03-04T14:00:00Z', 'Completed'], ['aks-prod-us-2', '2026-03-04T15:00:00Z', 'Completed']]]]],
+  ]);
+  assert.deepEqual(ro.stages[0].waits.map((w) => [w.kind, w.seconds, w.start, w.end]), [['AfterStageWait', 3600, '2026-03-04T13:00:00Z', '2026-03-04T14:00:00Z']]);
+});
+
+test('rollout: a what-if failure (option fail) stops the Azure run: no later member starts', () => {
+  const ro = fp.rollout(example('docs-rollout-azure-two-stages.yaml'), { at: AT, fail: ['aks-prod-eu-1'] }).rollouts[0];
+  assert.equal(ro.state, 'Failed');
+  assert.deepEqual(order(ro)[1], ['production', [
+    ['prod-eu', [['aks-prod-eu-1', '2026-03-04T14:00:00Z', 'Failed'], ['aks-prod-eu-2', null, 'NotStarted']]],
+    ['prod-us', [['aks-prod-us-1', '2026-03-04T14:00:00Z', 'Completed'], ['aks-prod-us-2', null, 'NotStarted']]]]]);
+  assert.deepEqual(ro.stages[1].groups.map((g) => g.state), ['Failed', 'Stopped']);
+  // The comma-separated form the CLI's --set uses is accepted too.
+  assert.deepEqual(fp.rollout(example('docs-rollout-azure-two-stages.yaml'), { at: AT, fail: 'aks-prod-eu-1' }), fp.rollout(example('docs-rollout-azure-two-stages.yaml'), { at: AT, fail: ['aks-prod-eu-1'] }));
+});
+
+test('evaluate runs the budgets engine on a NodePool; budgets and rollout ignore kinds they do not read', () => {
+  const budgetsYaml = example('docs-budgets-three-budgets.yaml');
+  const e = fp.evaluate(budgetsYaml, { at: AT });
+  assert.deepEqual(e.nodePools, fp.budgets(budgetsYaml, { at: AT }).nodePools);
+  assert.deepEqual(e.placements, []);
+  const yaml = example('docs-affinity-two-terms.yaml');
+  const b = fp.budgets(yaml, { at: AT, horizon: '24h' });
+  assert.deepEqual(b.nodePools, []);
+  assert.deepEqual(b.errors, []);
+  const r = fp.rollout(budgetsYaml, { at: AT });
+  assert.deepEqual(r.rollouts, []);
+  assert.deepEqual(r.errors, []);
+  const rolloutYaml = example('docs-rollout-azure-two-stages.yaml');
+  assert.deepEqual(fp.evaluate(rolloutYaml, { at: AT }).rollouts, fp.rollout(rolloutYaml, { at: AT }).rollouts);
+});
+
+test('misuse of the API throws a TypeError that says what was wrong', () => {
+  const cases = [
+    [() => fp.place(42), /place\(yaml, options\?\): yaml must be a string of YAML, got number 42/],
+    [() => fp.place(undefined), /yaml must be a string of YAML, got undefined/],
+    [() => fp.budgets(Buffer.from('x')), /budgets\(yaml, options\?\): yaml must be a string/],
+    [() => fp.rollout('', 'soon'), /rollout\(yaml, options\?\): options must be an object, got string soon/],
+    [() => fp.evaluate('', []), /options must be an object, got an array/],
+    [() => fp.place('', { at: 5 }), /options\.at must be a Date or an RFC 3339 string, got number 5/],
+    [() => fp.place('', { at: 'yesterday' }), /options\.at must be an RFC 3339 time such as 2026-01-01T09:00:00Z, got "yesterday"/],
+    [() => fp.place('', { at: new Date('nope') }), /options\.at is an invalid Date/],
+    [() => fp.budgets('', { horizon: 24 }), /budgets\(\): invalid options: invalid type: integer `24`, expected a string/],
+    [() => fp.validate({}), /validate\(yaml, options\?\): yaml must be a string/],
+    [() => fp.place('', { source: 1 }), /options\.source .* must be a string/],
+  ];
+  for (const [fn, message] of cases) {
+    assert.throws(fn, (e) => e instanceof TypeError && message.test(e.message), String(message));
+  }
+});
+
+test('time from import to the first result in a fresh Node process', () => {
+  const script = `
+    const t0 = performance.now();
+    const fp = await import(${JSON.stringify(pathToFileURL(join(installed(), 'use.mjs')).href)});
+    const t1 = performance.now();
+    const r = fp.place(${JSON.stringify(example('docs-affinity-two-terms.yaml'))}, { at: '${AT}' });
+    const t2 = performance.now();
+    console.log(JSON.stringify({ init: t1 - t0, first: t2 - t1, picked: r.placements[0].picked.length }));`;
+  const out = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }));
+  assert.equal(out.picked, 2);
+  console.log(`# node: import + initSync ${out.init.toFixed(1)} ms, first place() ${out.first.toFixed(1)} ms, total ${(out.init + out.first).toFixed(1)} ms`);
+});

@@ -1,0 +1,234 @@
+// The npm package in headless Chromium (playwright-core + the machine's Chromium):
+//  1. a tiny app importing `fleet-policy`, bundled by esbuild with no plugin and no config;
+//  2. static/docs-demo.html with <fleet-policy-example> elements running the packed engine:
+//     rendered results, one shared lazily loaded wasm, no foreign requests, dark scheme, and the
+//     "Open in playground" link round trip.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { cpSync, mkdirSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { installed, ROOT } from './consumer.mjs';
+import { start, SCREENSHOTS } from '../e2e/browser.mjs';
+
+const consumer = installed();
+const PKG = join(consumer, 'node_modules', 'fleet-policy');
+const AT = '2026-03-04T12:00:00Z';
+
+// The site the docs page is served from: static/ plus the packed engine under embed/engine/.
+const SITE = join(ROOT, 'target', 'npm-site');
+rmSync(SITE, { recursive: true, force: true });
+cpSync(join(ROOT, 'static'), SITE, { recursive: true });
+mkdirSync(join(SITE, 'embed', 'engine'), { recursive: true });
+for (const f of ['index.js', 'fleet_policy.js', 'fleet_policy_bg.wasm']) cpSync(join(PKG, f), join(SITE, 'embed', 'engine', f));
+// A page whose only example is far below the fold, to observe the lazy load.
+writeFileSync(join(SITE, 'lazy.html'), `<!doctype html><meta charset="utf-8"><script type="module" src="embed/fleet-policy-example.js"></script>
+<div style="height:3000px">spacer</div>
+<fleet-policy-example id="late" at="${AT}" src="examples/docs-affinity-matchlabels-exists.yaml"></fleet-policy-example>`);
+
+let site;
+before(async () => { site = await start(SITE); });
+after(async () => { await site?.close(); });
+
+test('an esbuild bundle of an app importing fleet-policy runs in Chromium (no plugin, no config)', async () => {
+  const app = join(consumer, 'esbuild-app');
+  rmSync(app, { recursive: true, force: true });
+  mkdirSync(app, { recursive: true });
+  writeFileSync(join(app, 'index.html'), '<!doctype html><meta charset="utf-8"><title>app</title><pre id="out">…</pre><script type="module" src="./main.js"></script>\n');
+  writeFileSync(join(app, 'main.js'), `
+import init, { place, version } from 'fleet-policy';
+const yaml = ${JSON.stringify(readFileSync(join(ROOT, 'static', 'examples', 'docs-affinity-two-terms.yaml'), 'utf8'))};
+const t0 = performance.now();
+await init();
+const t1 = performance.now();
+const r = place(yaml, { at: '${AT}' });
+const t2 = performance.now();
+window.timing = { init: t1 - t0, first: t2 - t1 };
+document.getElementById('out').textContent = JSON.stringify({ version: version(), picked: r.placements[0].picked.map((c) => c.cluster) });
+`);
+  mkdirSync(join(app, 'dist'));
+  cpSync(join(app, 'index.html'), join(app, 'dist', 'index.html'));
+  // The package is resolved from the consumer's node_modules through its exports map.
+  execFileSync(join(ROOT, 'node_modules', '.bin', 'esbuild'), ['main.js', '--bundle', '--format=esm', '--outdir=dist', '--log-level=warning'], { cwd: app, stdio: 'inherit' });
+  const server = await start(join(app, 'dist'));
+  try {
+    const page = await server.context.newPage();
+    const foreign = [];
+    page.on('request', (req) => { if (!req.url().startsWith(server.base)) foreign.push(req.url()); });
+    await page.goto(`${server.base}/index.html`);
+    await page.waitForFunction(() => document.getElementById('out').textContent.startsWith('{'), null, { timeout: 30000 });
+    const out = JSON.parse(await page.textContent('#out'));
+    assert.deepEqual(out.picked, ['east-nosystem', 'west-critical']);
+    assert.match(out.version, /^\d+\.\d+\.\d+/);
+    assert.deepEqual(foreign, []);
+    const t = await page.evaluate(() => window.timing);
+    console.log(`# chromium (esbuild app, embedded wasm): init() ${t.init.toFixed(1)} ms, first place() ${t.first.toFixed(1)} ms, total ${(t.init + t.first).toFixed(1)} ms`);
+  } finally {
+    await server.close();
+  }
+});
+
+/** The rendered picks / filtered clusters of one example, read from its shadow root. */
+async function rendered(page, id) {
+  const el = page.locator(`#${id}`);
+  await el.scrollIntoViewIfNeeded();
+  await el.locator('.result section').first().waitFor({ timeout: 30000 });
+  return {
+    picked: await el.locator('.picked-list li').evaluateAll((li) => li.map((x) => [x.dataset.cluster, x.querySelector('.w').textContent])),
+    filtered: await el.locator('.filtered-list li').evaluateAll((li) => li.map((x) => x.dataset.cluster)),
+    condition: await el.locator('.condition').first().textContent(),
+    link: await el.locator('a[part="playground-link"]').getAttribute('href'),
+  };
+}
+
+test('docs-demo.html renders each embedded example from one shared engine, offline', async () => {
+  const page = await site.context.newPage();
+  const requests = [];
+  page.on('request', (req) => requests.push(req.url()));
+  await page.goto(`${site.base}/docs-demo.html`);
+
+  const and = await rendered(page, 'ex-and');
+  assert.deepEqual(and.picked, [['east-critical', 'affinity 0 · spread 0']]);
+  assert.deepEqual(and.filtered, ['east-nosystem', 'west-critical']);
+  assert.equal(and.condition, 'found all cluster needed as specified by the scheduling policy, found 1 cluster(s)');
+
+  const or = await rendered(page, 'ex-or');
+  assert.deepEqual(or.picked, [['east-nosystem', 'affinity 0 · spread 0'], ['west-critical', 'affinity 0 · spread 0']]);
+  assert.deepEqual(or.filtered, ['east-critical']);
+
+  const sorter = await rendered(page, 'ex-sorter');
+  assert.deepEqual(sorter.picked, [['jumpingcat', 'affinity 100 · spread 0'], ['smartfish', 'affinity 89 · spread 0']]);
+  assert.deepEqual(await page.locator('#ex-sorter .not-picked-list li').allTextContents(), ['bravelion affinity 0 · spread 0']);
+  assert.equal(await page.locator('#ex-sorter details.warnings summary').textContent(), '3 warnings');
+
+  await page.locator('#ex-pickall').scrollIntoViewIfNeeded();
+  const all = await rendered(page, 'ex-pickall');
+  assert.deepEqual(all.picked.map((p) => p[0]), ['aks-eastus-prod', 'aks-westeurope-prod']);
+  assert.deepEqual(all.filtered, ['aks-eastus-dev', 'aks-westus-prod']);
+
+  // Budgets: allowed disruptions per reason now, the binding budget and the next windows.
+  const budgets = async (id) => {
+    const el = page.locator(`#${id}`);
+    await el.scrollIntoViewIfNeeded();
+    await el.locator('.result section.nodepool').first().waitFor({ timeout: 30000 });
+    return {
+      allowed: await el.locator('table.allowed tbody tr').evaluateAll((tr) => tr.map((x) => [x.dataset.reason, x.querySelector('.n').textContent])),
+      binding: await el.locator('ul.binding li').allTextContents(),
+      next: await el.locator('ul.timeline li').allTextContents(),
+    };
+  };
+  const three = await budgets('ex-budgets');
+  assert.deepEqual(three.allowed, [['Drifted', '4'], ['Empty', '4'], ['Underutilized', '5']]);
+  assert.deepEqual(three.next, ['2026-03-05 00:00Z: Drifted 4, Empty 4, Underutilized 0', '2026-03-05 00:10Z: Drifted 4, Empty 4, Underutilized 5',
+    '2026-03-06 00:00Z: Drifted 4, Empty 4, Underutilized 0']);
+  const office = await budgets('ex-business-hours');
+  assert.deepEqual(office.allowed, [['Drifted', '0'], ['Empty', '0'], ['Underutilized', '0']]);
+  assert.deepEqual(office.binding, ['budget #0 (nodes 0) binds Drifted, Empty, Underutilized until 2026-03-04 17:00Z']);
+  assert.equal(office.next[0], '2026-03-04 17:00Z: Drifted 3, Empty 3, Underutilized 3');
+
+  // Rollout: stages in order, members per group in update order, the wait after the canaries.
+  const ro = page.locator('#ex-rollout');
+  await ro.scrollIntoViewIfNeeded();
+  await ro.locator('.result section.rollout').waitFor({ timeout: 30000 });
+  assert.deepEqual(await ro.locator('li.group').allTextContents(), [
+    'canary-eu: aks-canary-eu 12:00Z', 'canary-us: aks-canary-us 12:00Z',
+    'prod-eu: aks-prod-eu-1 14:00Z → aks-prod-eu-2 15:00Z', 'prod-us: aks-prod-us-1 14:00Z → aks-prod-us-2 15:00Z']);
+  assert.deepEqual(await ro.locator('li.wait').allTextContents(), ['AfterStageWait 60 min 13:00Z–14:00Z']);
+  assert.equal(await ro.locator('.state').textContent(), ' · UpdateRun · Completed');
+
+  // The editable example follows edits: with "zone DoesNotExist" every cluster matches.
+  const ta = page.locator('#ex-or textarea');
+  await ta.fill((await ta.inputValue()).replace('key: system', 'key: zone'));
+  await page.waitForFunction(() => document.querySelector('#ex-or').shadowRoot.querySelectorAll('.picked-list li').length === 3);
+  // Broken YAML shows an error with line:column, not an exception.
+  await ta.fill('apiVersion: [\n');
+  const err = page.locator('#ex-or .diagnostics li.error');
+  await err.waitFor();
+  assert.match(await err.textContent(), /^error 2:1 — invalid YAML/);
+
+  const wasm = requests.filter((u) => u.endsWith('.wasm'));
+  assert.equal(wasm.length, 1, `one wasm download for every example: ${wasm}`);
+  assert.ok(!requests.some((u) => u.endsWith('fleet_policy_wasm.js')), 'the embedded copy is not downloaded');
+  assert.deepEqual(requests.filter((u) => !u.startsWith(site.base)), [], 'no request outside the site');
+  await page.screenshot({ path: join(SCREENSHOTS, 'docs-demo.png'), fullPage: true });
+  await page.close();
+});
+
+test('the engine loads only when the first example nears the viewport', async () => {
+  const page = await site.context.newPage();
+  const wasm = [];
+  page.on('request', (req) => { if (req.url().endsWith('.wasm')) wasm.push(req.url()); });
+  await page.goto(`${site.base}/lazy.html`);
+  await page.waitForTimeout(800);
+  assert.equal(wasm.length, 0, 'no wasm before the example is near the viewport');
+  await page.locator('#late').scrollIntoViewIfNeeded();
+  const r = await rendered(page, 'late');
+  assert.deepEqual(r.picked.map((p) => p[0]), ['east-critical']);
+  assert.equal(wasm.length, 1);
+  await page.close();
+});
+
+test('styles are isolated in the shadow root and follow the dark colour scheme', async () => {
+  const page = await site.context.newPage();
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.goto(`${site.base}/docs-demo.html`);
+  await rendered(page, 'ex-and');
+  const bg = await page.locator('#ex-and .box').evaluate((el) => getComputedStyle(el).backgroundColor);
+  assert.equal(bg, 'rgb(13, 17, 23)');
+  await page.emulateMedia({ colorScheme: 'light' });
+  assert.equal(await page.locator('#ex-and .box').evaluate((el) => getComputedStyle(el).backgroundColor), 'rgb(255, 255, 255)');
+  // A page with its own theme switch pins it with the theme attribute.
+  await page.locator('#ex-and').evaluate((el) => el.setAttribute('theme', 'dark'));
+  assert.equal(await page.locator('#ex-and .box').evaluate((el) => getComputedStyle(el).backgroundColor), 'rgb(13, 17, 23)');
+  // The page's own styles do not reach inside: a global rule on `pre` changes nothing.
+  await page.addStyleTag({ content: 'pre { background: rgb(255, 0, 0) !important; }' });
+  assert.notEqual(await page.locator('#ex-and pre').evaluate((el) => getComputedStyle(el).backgroundColor), 'rgb(255, 0, 0)');
+  await page.screenshot({ path: join(SCREENSHOTS, 'docs-demo-dark.png') });
+  await page.close();
+});
+
+test('"Open in playground" carries the YAML, view, time and engine version; the link round-trips', async () => {
+  const page = await site.context.newPage();
+  await page.goto(`${site.base}/docs-demo.html`);
+  for (const id of ['ex-and', 'ex-or', 'ex-pickall', 'ex-budgets']) {
+    await page.locator(`#${id}`).scrollIntoViewIfNeeded();
+    const view = id === 'ex-budgets' ? 'budgets' : 'placement';
+    const before = view === 'placement' ? await rendered(page, id)
+      : { link: await page.locator(`#${id} a[part="playground-link"]`).getAttribute('href') };
+    const yaml = await page.locator(`#${id}`).evaluate((el) => el.yaml);
+    const url = new URL(before.link);
+    assert.equal(`${url.origin}${url.pathname}`, `${site.base}/`, 'the link points at the playground (site root)');
+    // Follow the link, then restore the state from the landed page's own URL.
+    const landed = await site.context.newPage();
+    await landed.goto(before.link);
+    const state = await landed.evaluate(async () => {
+      const { decodeState } = await import('/embed/fleet-policy-example.js');
+      return decodeState(location.hash);
+    });
+    assert.deepEqual(state, { yaml, view, at: AT, version: state.version });
+    assert.match(state.version, /^\d+\.\d+\.\d+/);
+    // The restored state evaluates to what the example shows.
+    if (view === 'budgets') {
+      const allowed = await landed.evaluate(async (s) => {
+        const m = await import('/embed/engine/index.js');
+        await m.init(new URL('/embed/engine/fleet_policy_bg.wasm', location.href));
+        return m.budgets(s.yaml, { at: s.at }).nodePools[0].allowedDisruptions;
+      }, state);
+      assert.deepEqual(allowed, { Drifted: 4, Empty: 4, Underutilized: 5 });
+      await landed.close();
+      continue;
+    }
+    const again = await landed.evaluate(async (s) => {
+      const m = await import('/embed/engine/index.js');
+      const t0 = performance.now();
+      await m.init(new URL('/embed/engine/fleet_policy_bg.wasm', location.href));
+      const t1 = performance.now();
+      const picked = m.place(s.yaml, { at: s.at }).placements.flatMap((p) => p.picked.map((c) => c.cluster));
+      return { picked, init: t1 - t0, first: performance.now() - t1 };
+    }, state);
+    assert.deepEqual(again.picked, before.picked.map((p) => p[0]), id);
+    if (id === 'ex-and') console.log(`# chromium (separate .wasm, streamed): init() ${again.init.toFixed(1)} ms, first place() ${again.first.toFixed(1)} ms`);
+    await landed.close();
+  }
+  await page.close();
+});
