@@ -6,6 +6,7 @@ pub mod documents;
 pub mod duration;
 pub mod kinds;
 pub mod node;
+pub mod quantity;
 
 pub use diagnostics::{Diagnostic, Severity, Span};
 pub use documents::{Document, Input, Source};

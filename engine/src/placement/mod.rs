@@ -1,16 +1,41 @@
-//! KubeFleet ClusterResourcePlacement scheduling.
+//! KubeFleet ClusterResourcePlacement scheduling (placement.md): the decisions the hub
+//! scheduler makes for a placement, with every decision explained as data.
+//!
+//! [`prepare`] decodes the input once (fleet, placements, bindings); [`evaluate`] runs the
+//! scheduler on the prepared input; [`place`] does both.
 
+pub mod affinity;
+pub mod eligibility;
+pub mod error;
+pub mod fleet;
+pub mod properties;
 pub mod report;
+pub mod schedule;
+pub mod spread;
+pub mod status;
 pub mod table;
+pub mod taints;
+pub mod validate;
 
 use crate::input::kinds::KindInfo;
-use crate::input::{Diagnostic, FieldPath, Input};
-use crate::model::placement::{ClusterResourcePlacement, MemberCluster};
-use crate::selectors::{LabelMismatch, Selector};
+use crate::input::{Diagnostic, Document, FieldPath, Input};
+use crate::model::placement::{
+    ClusterResourcePlacement, MemberCluster, PlacementBinding, Toleration,
+};
 use chrono::{DateTime, Utc};
+use schedule::{BindingState, ExistingBinding, PlacementType, Policy};
 use serde::Deserialize;
+use std::collections::HashSet;
 
-pub use report::{Condition, FilterReason, Filtered, Picked, PlacementReport, PlacementResult};
+pub use error::CycleError;
+pub use fleet::{Fleet, FleetCluster};
+pub use report::{
+    ClusterScore, Condition, Decision, FilterReason, Filtered, Picked, PlacementReport,
+    PlacementResult,
+};
+
+/// apiVersion of our own `PlacementBinding` kind.
+pub const BINDING_API_VERSION: &str = "fleet-policy.dev/v1alpha1";
 
 /// Kinds the placement engine reads.
 pub const KINDS: &[KindInfo] = &[
@@ -27,6 +52,17 @@ pub const KINDS: &[KindInfo] = &[
             "placement.kubernetes-fleet.io/v1",
             "placement.kubernetes-fleet.io/v1beta1",
         ],
+    },
+    KindInfo {
+        kind: "ResourcePlacement",
+        api_versions: &[
+            "placement.kubernetes-fleet.io/v1",
+            "placement.kubernetes-fleet.io/v1beta1",
+        ],
+    },
+    KindInfo {
+        kind: "PlacementBinding",
+        api_versions: &[BINDING_API_VERSION],
     },
 ];
 
@@ -48,24 +84,89 @@ impl PlaceOptions {
 /// Whether the input holds anything this engine evaluates.
 pub fn applies(input: &Input) -> bool {
     input.of_kind("ClusterResourcePlacement").next().is_some()
+        || input.of_kind("ResourcePlacement").next().is_some()
 }
 
-/// Schedules every placement in the input against the fleet in the input.
-///
-/// Reports only the diagnostics it finds itself; [`crate::place`] adds the input's.
-pub fn place(input: &Input, _options: &PlaceOptions) -> PlacementReport {
+/// A decoded placement, validated.
+#[derive(Debug, Clone)]
+pub struct PreparedPlacement {
+    /// The manifest.
+    pub placement: ClusterResourcePlacement,
+    /// `ClusterResourcePlacement` or `ResourcePlacement`.
+    pub kind: String,
+    /// Whether the CRD schema or webhook would reject it.
+    pub rejected: bool,
+}
+
+/// A decoded binding and the placement it belongs to.
+#[derive(Debug, Clone)]
+pub struct PreparedBinding {
+    /// `spec.placement`.
+    pub placement: Option<String>,
+    /// `metadata.namespace`.
+    pub namespace: Option<String>,
+    /// The binding.
+    pub binding: ExistingBinding,
+}
+
+/// The input decoded once: what [`evaluate`] schedules.
+#[derive(Debug, Clone, Default)]
+pub struct Prepared {
+    /// All MemberClusters.
+    pub fleet: Fleet,
+    /// Placements in input order.
+    pub placements: Vec<PreparedPlacement>,
+    /// Existing bindings.
+    pub bindings: Vec<PreparedBinding>,
+    /// Findings so far.
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Decodes the fleet, the placements (with validation) and the bindings.
+pub fn prepare(input: &Input, options: &PlaceOptions) -> Prepared {
     let mut diags: Vec<Diagnostic> = Vec::new();
-    let mut clusters: Vec<MemberCluster> = Vec::new();
+    let mut clusters: Vec<FleetCluster> = Vec::new();
+    let mut names: HashSet<String> = HashSet::new();
     for doc in input.of_kind("MemberCluster") {
         match doc.decode::<MemberCluster>() {
-            Ok(c) => clusters.push(c),
+            Ok(c) => {
+                if c.metadata.name.is_empty() {
+                    diags.push(doc.error(
+                        &FieldPath::parse("metadata.name"),
+                        "Required value: name is required",
+                    ));
+                    continue;
+                }
+                if !names.insert(c.metadata.name.clone()) {
+                    diags.push(doc.error(
+                        &FieldPath::parse("metadata.name"),
+                        format!(
+                            "duplicate MemberCluster {:?}: only the first one is used",
+                            c.metadata.name
+                        ),
+                    ));
+                    continue;
+                }
+                let fc = FleetCluster::new(c, options.at);
+                if fc.assumed_healthy && !fc.leaving {
+                    diags.push(doc.warning(
+                        &FieldPath::parse("status.agentStatus"),
+                        "no member agent status: the cluster is treated as joined and healthy",
+                    ));
+                }
+                clusters.push(fc);
+            }
             Err(d) => diags.push(d),
         }
     }
-    clusters.sort_by(|a, b| a.metadata.name.cmp(&b.metadata.name));
+    let fleet = Fleet::new(clusters);
 
     let mut placements = Vec::new();
-    for doc in input.of_kind("ClusterResourcePlacement") {
+    for doc in input
+        .documents
+        .iter()
+        .filter(|d| d.kind == "ClusterResourcePlacement" || d.kind == "ResourcePlacement")
+    {
         let crp = match doc.decode::<ClusterResourcePlacement>() {
             Ok(c) => c,
             Err(d) => {
@@ -73,84 +174,204 @@ pub fn place(input: &Input, _options: &PlaceOptions) -> PlacementReport {
                 continue;
             }
         };
-        let policy = crp.spec.policy.clone().unwrap_or_default();
-        let placement_type = policy.placement_type.as_deref().unwrap_or("PickAll");
-        if placement_type != "PickAll" {
-            diags.push(doc.error(
-                &FieldPath::parse("spec.policy.placementType"),
-                format!("placementType {placement_type} is not supported yet"),
-            ));
-            continue;
-        }
-        let terms = policy
-            .affinity
-            .and_then(|a| a.cluster_affinity)
-            .and_then(|c| c.required_during_scheduling_ignored_during_execution)
-            .map(|r| r.cluster_selector_terms)
-            .unwrap_or_default();
-        let base = FieldPath::parse(
-            "spec.policy.affinity.clusterAffinity.requiredDuringSchedulingIgnoredDuringExecution.clusterSelectorTerms",
-        );
-        let mut selectors: Vec<Option<Selector>> = Vec::new();
-        let mut bad = false;
-        for (i, term) in terms.iter().enumerate() {
-            match term.label_selector.as_ref().map(|s| s.compile()) {
-                None => selectors.push(None),
-                Some(Ok(s)) => selectors.push(Some(s)),
-                Some(Err(e)) => {
-                    let path =
-                        FieldPath::parse(&format!("{}[{i}].labelSelector.{}", base, e.field));
-                    diags.push(doc.error(&path, e.message));
-                    bad = true;
-                }
-            }
-        }
-        if bad {
-            continue;
-        }
-        let mut result = PlacementResult {
-            name: crp.metadata.name.clone(),
-            ..PlacementResult::default()
-        };
-        for c in &clusters {
-            let mismatches: Vec<(usize, LabelMismatch)> = selectors
-                .iter()
-                .enumerate()
-                .filter_map(|(i, s)| {
-                    s.as_ref()
-                        .and_then(|s| s.first_mismatch(&c.metadata.labels))
-                        .map(|m| (i, m))
-                })
-                .collect();
-            let matched = terms.is_empty() || mismatches.len() < selectors.len();
-            if matched {
-                result.picked.push(Picked {
-                    cluster: c.metadata.name.clone(),
-                    affinity_score: 0,
-                    topology_spread_score: 0,
-                });
+        let findings =
+            validate::validate(crp.spec.policy.as_ref(), &FieldPath::parse("spec.policy"));
+        let rejected = findings.iter().any(|f| !f.warning);
+        for f in findings {
+            diags.push(if f.warning {
+                doc.warning(&f.path, f.message)
             } else {
-                let reason = FilterReason::ClusterAffinityMismatch {
-                    terms: mismatches
-                        .into_iter()
-                        .map(|(term, mismatch)| report::TermMismatch { term, mismatch })
-                        .collect(),
-                };
-                result.filtered.push(Filtered {
-                    cluster: c.metadata.name.clone(),
-                    plugin: reason.plugin().to_string(),
-                    reason: reason.status_reason(),
-                    explanation: reason,
-                });
-            }
+                doc.error(&f.path, f.message)
+            });
         }
-        result.condition = Condition::scheduled(result.picked.len(), true);
-        placements.push(result);
+        if doc.kind == "ResourcePlacement" {
+            diags.push(doc.warning(
+                &FieldPath::root(),
+                "NamespaceAffinity is not evaluated: the namespace is assumed to exist on every cluster",
+            ));
+        }
+        placements.push(PreparedPlacement {
+            placement: crp,
+            kind: doc.kind.clone(),
+            rejected,
+        });
     }
-    let (errors, warnings) = crate::input::diagnostics::partition(diags);
+
+    let mut bindings = Vec::new();
+    for doc in input.of_kind("PlacementBinding") {
+        match decode_binding(doc) {
+            Ok(b) => bindings.push(b),
+            Err(d) => diags.push(d),
+        }
+    }
+    Prepared {
+        fleet,
+        placements,
+        bindings,
+        diagnostics: diags,
+    }
+}
+
+fn decode_binding(doc: &Document) -> Result<PreparedBinding, Diagnostic> {
+    let b = doc.decode::<PlacementBinding>()?;
+    let state = match b.spec.state.as_str() {
+        "Scheduled" => BindingState::Scheduled,
+        "Bound" => BindingState::Bound,
+        "Unscheduled" => BindingState::Unscheduled,
+        other => {
+            return Err(doc.error(
+                &FieldPath::parse("spec.state"),
+                format!("Unsupported value: \"{other}\": supported values: \"Scheduled\", \"Bound\", \"Unscheduled\""),
+            ))
+        }
+    };
+    let current =
+        match b.spec.policy_snapshot.as_deref() {
+            None | Some("Current") | Some("current") => true,
+            Some("Obsolete") | Some("obsolete") => false,
+            Some(other) => return Err(doc.error(
+                &FieldPath::parse("spec.policySnapshot"),
+                format!(
+                    "Unsupported value: \"{other}\": supported values: \"Current\", \"Obsolete\""
+                ),
+            )),
+        };
+    Ok(PreparedBinding {
+        placement: b.spec.placement.clone(),
+        namespace: b.metadata.namespace.clone(),
+        binding: ExistingBinding {
+            cluster: b.spec.cluster,
+            state,
+            current,
+            score: b.spec.cluster_score.map(|s| ClusterScore {
+                affinity_score: s.affinity_score,
+                topology_spread_score: s.topology_spread_score,
+            }),
+            deleting: b
+                .metadata
+                .deletion_timestamp
+                .as_deref()
+                .is_some_and(|t| !t.is_empty()),
+        },
+    })
+}
+
+/// Applies the API defaults and compiles a placement's policy against the fleet.
+pub fn compile(placement: &ClusterResourcePlacement, fleet: &Fleet) -> Result<Policy, CycleError> {
+    let p = placement.spec.policy.clone().unwrap_or_default();
+    let placement_type = match p.placement_type.as_deref().unwrap_or("") {
+        "" | "PickAll" => PlacementType::PickAll,
+        "PickN" => PlacementType::PickN,
+        "PickFixed" => PlacementType::PickFixed,
+        other => {
+            return Err(CycleError::UnknownPlacementType {
+                placement_type: other.to_string(),
+            })
+        }
+    };
+    let affinity = p
+        .affinity
+        .and_then(|a| a.cluster_affinity)
+        .unwrap_or_default();
+    let required = affinity
+        .required_during_scheduling_ignored_during_execution
+        .map(|r| r.cluster_selector_terms)
+        .unwrap_or_default();
+    let preferred = affinity.preferred_during_scheduling_ignored_during_execution;
+    let tolerations = p
+        .tolerations
+        .into_iter()
+        .map(|t| Toleration {
+            operator: Some(match t.operator.as_deref() {
+                None | Some("") => "Equal".to_string(),
+                Some(o) => o.to_string(),
+            }),
+            ..t
+        })
+        .collect();
+    Ok(Policy {
+        placement_type,
+        cluster_names: p.cluster_names,
+        number_of_clusters: p.number_of_clusters,
+        required: affinity::RequiredAffinity::new(&required),
+        // PickAll never scores (no Score stage), so its preferred terms are not compiled.
+        preferred: if placement_type == PlacementType::PickN {
+            affinity::PreferredAffinity::new(&preferred)
+        } else {
+            affinity::PreferredAffinity::default()
+        },
+        spread: if placement_type == PlacementType::PickN {
+            spread::Spread::new(&p.topology_spread_constraints, fleet)
+        } else {
+            spread::Spread::default()
+        },
+        tolerations,
+    })
+}
+
+/// Schedules one prepared placement.
+pub fn schedule_one(prepared: &Prepared, p: &PreparedPlacement) -> PlacementResult {
+    let meta = &p.placement.metadata;
+    let single = prepared.placements.len() == 1;
+    let bindings: Vec<ExistingBinding> = prepared
+        .bindings
+        .iter()
+        .filter(|b| match &b.placement {
+            Some(name) => name == &meta.name,
+            None => single,
+        })
+        .filter(|b| p.kind != "ResourcePlacement" || b.namespace == meta.namespace)
+        .map(|b| b.binding.clone())
+        .collect();
+    let mut result = match compile(&p.placement, &prepared.fleet) {
+        Ok(policy) => schedule::run(&prepared.fleet, &policy, &bindings),
+        Err(e) => PlacementResult {
+            condition: status::pending(),
+            cycle_error: Some(report::CycleErrorReport {
+                message: e.to_string(),
+                error: e,
+            }),
+            ..PlacementResult::default()
+        },
+    };
+    result.name = meta.name.clone();
+    result.namespace = if p.kind == "ResourcePlacement" {
+        meta.namespace.clone()
+    } else {
+        None
+    };
+    result.kind = p.kind.clone();
+    if result.placement_type.is_empty() {
+        result.placement_type = p
+            .placement
+            .spec
+            .policy
+            .as_ref()
+            .and_then(|x| x.placement_type.clone())
+            .unwrap_or_else(|| "PickAll".to_string());
+    }
+    result.validation = if p.rejected { "rejected" } else { "accepted" }.to_string();
+    result
+}
+
+/// Schedules every prepared placement.
+pub fn evaluate(prepared: &Prepared) -> PlacementReport {
+    let placements = prepared
+        .placements
+        .iter()
+        .map(|p| schedule_one(prepared, p))
+        .collect();
+    let (errors, warnings) = crate::input::diagnostics::partition(prepared.diagnostics.clone());
     PlacementReport {
         placements,
         errors,
         warnings,
     }
+}
+
+/// Schedules every placement in the input against the fleet in the input.
+///
+/// Reports only the diagnostics it finds itself; [`crate::place`] adds the input's.
+pub fn place(input: &Input, options: &PlaceOptions) -> PlacementReport {
+    evaluate(&prepare(input, options))
 }

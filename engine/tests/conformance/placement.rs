@@ -1,25 +1,450 @@
-//! placement conformance cases (not wired to the engine yet: every case fails).
+//! placement-cases.yaml: each case's fleet, policy and bindings are written out as
+//! Kubernetes YAML text (MemberCluster, ClusterResourcePlacement, PlacementBinding) and run
+//! through the public API, then every field present in `expect` is checked.
 
 use crate::{load, Outcome};
+use fleet_policy::placement::{Decision, PlacementResult};
+use fleet_policy::{place, PlaceOptions, Source};
+use serde_json::{json, Map, Value};
+use std::fmt::Write;
 use std::path::Path;
+
+/// The evaluation instant of every case; health states are written relative to it.
+const AT: &str = "2026-01-01T12:00:00Z";
+const MINUTE_AGO: &str = "2026-01-01T11:59:00Z";
+const TEN_MINUTES_AGO: &str = "2026-01-01T11:50:00Z";
+const DAY_AGO: &str = "2025-12-31T11:00:00Z";
 
 /// Runs every case of the file.
 pub fn run(path: &Path) -> Outcome {
     let mut out = Outcome::default();
-    match load(path) {
-        Ok(doc) => {
-            let cases = doc.as_object().map(|o| {
-                o.iter()
-                    .filter(|(k, _)| k.ends_with("cases"))
-                    .flat_map(|(_, v)| v.as_array().cloned().unwrap_or_default())
-                    .collect::<Vec<_>>()
-            });
-            for case in cases.unwrap_or_default() {
-                let id = case.get("id").and_then(|v| v.as_str()).unwrap_or("?");
-                out.record(id, Err("the placement harness is not written yet".into()));
-            }
+    let doc = match load(path) {
+        Ok(d) => d,
+        Err(e) => {
+            out.record("(file)", Err(e));
+            return out;
         }
-        Err(e) => out.record("(file)", Err(e)),
+    };
+    let fleets = doc.get("fleets").cloned().unwrap_or(Value::Null);
+    let Some(cases) = doc.get("cases").and_then(Value::as_array) else {
+        out.record("(file)", Err("no `cases` list".into()));
+        return out;
+    };
+    for case in cases {
+        let id = case.get("id").and_then(Value::as_str).unwrap_or("(no id)");
+        out.record(id, run_case(case, &fleets));
     }
     out
+}
+
+fn run_case(case: &Value, fleets: &Value) -> Result<(), String> {
+    let yaml = case_yaml(case, fleets)?;
+    let at = chrono::DateTime::parse_from_rfc3339(AT)
+        .map_err(|e| e.to_string())?
+        .to_utc();
+    let report = place(
+        &[Source::new("case.yaml", yaml.clone())],
+        &PlaceOptions::at(at),
+    );
+    let p = match report.placements.as_slice() {
+        [p] => p,
+        other => {
+            return Err(format!(
+                "expected one placement result, got {} (errors: {:?})",
+                other.len(),
+                report
+                    .errors
+                    .iter()
+                    .map(|e| e.to_string())
+                    .collect::<Vec<_>>()
+            ))
+        }
+    };
+    let expect = case.get("expect").cloned().unwrap_or(json!({}));
+    let mut problems = Vec::new();
+    check(&expect, p, &mut problems);
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems.join("; "))
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// Case → YAML text.
+
+fn clusters_of(case: &Value, fleets: &Value) -> Result<Vec<Value>, String> {
+    let mut clusters: Vec<Value> = Vec::new();
+    if let Some(f) = case.get("fleet").and_then(Value::as_str) {
+        let base = fleets
+            .get(f)
+            .and_then(|x| x.get("clusters"))
+            .and_then(Value::as_array)
+            .ok_or_else(|| format!("unknown fleet {f}"))?;
+        clusters.extend(base.iter().cloned());
+    }
+    if let Some(over) = case.get("fleetOverrides").and_then(Value::as_object) {
+        for (name, fields) in over {
+            let c = clusters
+                .iter_mut()
+                .find(|c| c.get("name").and_then(Value::as_str) == Some(name))
+                .ok_or_else(|| format!("override for unknown cluster {name}"))?;
+            if let (Some(obj), Some(fields)) = (c.as_object_mut(), fields.as_object()) {
+                for (k, v) in fields {
+                    obj.insert(k.clone(), v.clone());
+                }
+            }
+        }
+    }
+    if let Some(extra) = case.get("clusters").and_then(Value::as_array) {
+        clusters.extend(extra.iter().cloned());
+    }
+    Ok(clusters)
+}
+
+/// A JSON value as a YAML flow value (JSON is YAML; strings stay quoted).
+fn flow(v: &Value) -> String {
+    v.to_string()
+}
+
+fn member_cluster_yaml(c: &Value) -> Result<String, String> {
+    let name = c
+        .get("name")
+        .and_then(Value::as_str)
+        .ok_or("cluster without a name")?;
+    let health = c.get("health").and_then(Value::as_str).unwrap_or("Healthy");
+    let mut y = String::new();
+    let _ = writeln!(y, "apiVersion: cluster.kubernetes-fleet.io/v1beta1");
+    let _ = writeln!(y, "kind: MemberCluster");
+    let _ = writeln!(y, "metadata:");
+    let _ = writeln!(y, "  name: {}", flow(&json!(name)));
+    if let Some(l) = c.get("labels").filter(|l| !l.is_null()) {
+        let _ = writeln!(y, "  labels: {}", flow(l));
+    }
+    if health == "Left" {
+        let _ = writeln!(y, "  deletionTimestamp: \"{MINUTE_AGO}\"");
+    }
+    let _ = writeln!(y, "spec:");
+    let _ = writeln!(
+        y,
+        "  taints: {}",
+        flow(c.get("taints").unwrap_or(&json!([])))
+    );
+    let _ = writeln!(y, "status:");
+    if let Some(props) = c.get("properties").and_then(Value::as_object) {
+        let mut m = Map::new();
+        for (k, v) in props {
+            m.insert(k.clone(), json!({ "value": v }));
+        }
+        let _ = writeln!(y, "  properties: {}", flow(&Value::Object(m)));
+    }
+    if let Some(ru) = c.get("resourceUsage").filter(|r| !r.is_null()) {
+        let _ = writeln!(y, "  resourceUsage: {}", flow(ru));
+    }
+    let cond = |t: &str, s: &str, when: &str| json!({"type": t, "status": s, "lastTransitionTime": when, "reason": t});
+    let agent = |hb: &str, conds: Vec<Value>| json!([{ "type": "MemberAgent", "lastReceivedHeartbeat": hb, "conditions": conds }]);
+    let agents = match health {
+        "Healthy" | "Left" => agent(
+            MINUTE_AGO,
+            vec![
+                cond("Joined", "True", DAY_AGO),
+                cond("Healthy", "True", DAY_AGO),
+            ],
+        ),
+        "UnhealthyRecent" => agent(
+            MINUTE_AGO,
+            vec![
+                cond("Joined", "True", DAY_AGO),
+                cond("Healthy", "False", MINUTE_AGO),
+            ],
+        ),
+        "AgentNotOnline" => json!([]),
+        "NotJoined" => agent(
+            MINUTE_AGO,
+            vec![
+                cond("Joined", "False", DAY_AGO),
+                cond("Healthy", "True", DAY_AGO),
+            ],
+        ),
+        "NoRecentHeartbeat" => agent(
+            DAY_AGO,
+            vec![
+                cond("Joined", "True", DAY_AGO),
+                cond("Healthy", "True", DAY_AGO),
+            ],
+        ),
+        "NoHealthCondition" => agent(MINUTE_AGO, vec![cond("Joined", "True", DAY_AGO)]),
+        "UnhealthyProlonged" => agent(
+            MINUTE_AGO,
+            vec![
+                cond("Joined", "True", DAY_AGO),
+                cond("Healthy", "False", TEN_MINUTES_AGO),
+            ],
+        ),
+        other => return Err(format!("unknown health state {other}")),
+    };
+    let _ = writeln!(y, "  agentStatus: {}", flow(&agents));
+    Ok(y)
+}
+
+fn case_yaml(case: &Value, fleets: &Value) -> Result<String, String> {
+    let mut docs: Vec<String> = Vec::new();
+    for c in clusters_of(case, fleets)? {
+        docs.push(member_cluster_yaml(&c)?);
+    }
+    let mut crp = String::from(
+        "apiVersion: placement.kubernetes-fleet.io/v1beta1\nkind: ClusterResourcePlacement\nmetadata:\n  name: crp\nspec:\n  resourceSelectors: [{group: \"\", version: v1, kind: Namespace, name: app}]\n",
+    );
+    if let Some(p) = case.get("policy").filter(|p| !p.is_null()) {
+        let _ = writeln!(crp, "  policy: {}", flow(p));
+    }
+    docs.push(crp);
+    for b in case
+        .get("existingBindings")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        let cluster = b
+            .get("cluster")
+            .and_then(Value::as_str)
+            .ok_or("binding without cluster")?;
+        let state = b.get("state").and_then(Value::as_str).unwrap_or("Bound");
+        let snapshot = match b.get("snapshot").and_then(Value::as_str) {
+            Some("obsolete") => "Obsolete",
+            _ => "Current",
+        };
+        let mut y = format!(
+            "apiVersion: fleet-policy.dev/v1alpha1\nkind: PlacementBinding\nmetadata:\n  name: crp-{cluster}\nspec:\n  placement: crp\n  cluster: {}\n  state: {state}\n  policySnapshot: {snapshot}\n",
+            flow(&json!(cluster))
+        );
+        if b.get("affinityScore").is_some() || b.get("topologySpreadScore").is_some() {
+            let _ = writeln!(
+                y,
+                "  clusterScore: {{affinityScore: {}, topologySpreadScore: {}}}",
+                b.get("affinityScore").and_then(Value::as_i64).unwrap_or(0),
+                b.get("topologySpreadScore")
+                    .and_then(Value::as_i64)
+                    .unwrap_or(0)
+            );
+        }
+        docs.push(y);
+    }
+    Ok(docs.join("---\n"))
+}
+
+// ------------------------------------------------------------------------------------------
+// Checks.
+
+fn s<'a>(v: &'a Value, k: &str) -> Option<&'a str> {
+    v.get(k).and_then(Value::as_str)
+}
+
+fn check_text(what: &str, expected: &Value, actual: &str, problems: &mut Vec<String>) {
+    if let Some(r) = s(expected, "reason") {
+        if r != actual {
+            problems.push(format!("{what}: reason {actual:?}, expected {r:?}"));
+        }
+    } else if let Some(r) = s(expected, "reasonPrefix") {
+        if !actual.starts_with(r) {
+            problems.push(format!("{what}: reason {actual:?}, expected prefix {r:?}"));
+        }
+    }
+}
+
+fn check_scored(
+    what: &str,
+    expected: &[Value],
+    actual: &[fleet_policy::placement::Picked],
+    problems: &mut Vec<String>,
+) {
+    let names = |a: &[fleet_policy::placement::Picked]| {
+        a.iter()
+            .map(|p| {
+                format!(
+                    "{}({}/{})",
+                    p.cluster, p.affinity_score, p.topology_spread_score
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if expected.len() != actual.len() {
+        problems.push(format!(
+            "{what}: got [{}], expected {} entries",
+            names(actual),
+            expected.len()
+        ));
+        return;
+    }
+    for (i, (e, a)) in expected.iter().zip(actual).enumerate() {
+        let ok_name = s(e, "cluster") == Some(a.cluster.as_str());
+        let ok_aff = e
+            .get("affinityScore")
+            .and_then(Value::as_i64)
+            .is_none_or(|v| v == i64::from(a.affinity_score));
+        let ok_tsc = e
+            .get("topologySpreadScore")
+            .and_then(Value::as_i64)
+            .is_none_or(|v| v == i64::from(a.topology_spread_score));
+        if !(ok_name && ok_aff && ok_tsc) {
+            problems.push(format!(
+                "{what}[{i}]: got [{}], expected {}",
+                names(actual),
+                Value::Array(expected.to_vec())
+            ));
+            return;
+        }
+    }
+}
+
+fn check_names(what: &str, expected: &[Value], actual: &[String], problems: &mut Vec<String>) {
+    let mut e: Vec<&str> = expected.iter().filter_map(Value::as_str).collect();
+    let mut a: Vec<&str> = actual.iter().map(String::as_str).collect();
+    e.sort_unstable();
+    a.sort_unstable();
+    if e != a {
+        problems.push(format!("{what}: got {a:?}, expected {e:?}"));
+    }
+}
+
+fn check_decision(i: usize, e: &Value, a: &Decision, problems: &mut Vec<String>) {
+    let what = format!("decisions[{i}]");
+    if s(e, "clusterName") != Some(a.cluster_name.as_str()) {
+        problems.push(format!(
+            "{what}: cluster {}, expected {:?}",
+            a.cluster_name,
+            s(e, "clusterName")
+        ));
+        return;
+    }
+    if e.get("selected").and_then(Value::as_bool) != Some(a.selected) {
+        problems.push(format!(
+            "{what} {}: selected {}",
+            a.cluster_name, a.selected
+        ));
+    }
+    let expected_score = e.get("clusterScore").map(|cs| {
+        (
+            cs.get("affinityScore").and_then(Value::as_i64).unwrap_or(0),
+            cs.get("topologySpreadScore")
+                .and_then(Value::as_i64)
+                .unwrap_or(0),
+        )
+    });
+    let actual_score = a.cluster_score.map(|c| {
+        (
+            i64::from(c.affinity_score),
+            i64::from(c.topology_spread_score),
+        )
+    });
+    if expected_score != actual_score {
+        problems.push(format!(
+            "{what} {}: clusterScore {actual_score:?}, expected {expected_score:?}",
+            a.cluster_name
+        ));
+    }
+    check_text(&what, e, &a.reason, problems);
+}
+
+fn check(expect: &Value, p: &PlacementResult, problems: &mut Vec<String>) {
+    if let Some(v) = s(expect, "validation") {
+        if v != p.validation {
+            problems.push(format!("validation {}, expected {v}", p.validation));
+        }
+    }
+    if let Some(e) = expect.get("error").and_then(Value::as_bool) {
+        if e != p.cycle_error.is_some() {
+            problems.push(format!(
+                "cycle error {:?}, expected error: {e}",
+                p.cycle_error.as_ref().map(|c| c.message.as_str())
+            ));
+        }
+    }
+    if let Some(picked) = expect.get("picked").and_then(Value::as_array) {
+        check_scored("picked", picked, &p.picked, problems);
+    }
+    if let Some(np) = expect.get("notPicked").and_then(Value::as_array) {
+        check_scored("notPicked", np, &p.not_picked, problems);
+    }
+    if let Some(k) = expect.get("kept").and_then(Value::as_array) {
+        check_names("kept", k, &p.kept, problems);
+    }
+    if let Some(u) = expect.get("unscheduled").and_then(Value::as_array) {
+        check_names("unscheduled", u, &p.unscheduled, problems);
+    }
+    if let Some(f) = expect.get("filtered").and_then(Value::as_array) {
+        if f.len() != p.filtered.len() {
+            problems.push(format!(
+                "filtered: got {:?}, expected {} entries",
+                p.filtered
+                    .iter()
+                    .map(|x| format!("{} {}", x.cluster, x.plugin))
+                    .collect::<Vec<_>>(),
+                f.len()
+            ));
+        } else {
+            for (i, (e, a)) in f.iter().zip(&p.filtered).enumerate() {
+                if s(e, "cluster") != Some(a.cluster.as_str()) {
+                    problems.push(format!(
+                        "filtered[{i}]: cluster {}, expected {:?}",
+                        a.cluster,
+                        s(e, "cluster")
+                    ));
+                    continue;
+                }
+                if let Some(pl) = s(e, "plugin") {
+                    if pl != a.plugin {
+                        problems.push(format!(
+                            "filtered[{i}] {}: plugin {}, expected {pl}",
+                            a.cluster, a.plugin
+                        ));
+                    }
+                }
+                check_text(
+                    &format!("filtered[{i}] {}", a.cluster),
+                    e,
+                    &a.reason,
+                    problems,
+                );
+            }
+        }
+    }
+    if let Some(d) = expect.get("decisions").and_then(Value::as_array) {
+        // Selected decisions are compared as a set (their order follows binding listing,
+        // which the scheduler leaves open); unselected ones in order.
+        let (mut es, eu): (Vec<&Value>, Vec<&Value>) = d
+            .iter()
+            .partition(|x| x.get("selected").and_then(Value::as_bool) == Some(true));
+        let (mut a_s, au): (Vec<&Decision>, Vec<&Decision>) =
+            p.decisions.iter().partition(|x| x.selected);
+        es.sort_by_key(|x| s(x, "clusterName").unwrap_or("").to_string());
+        a_s.sort_by(|x, y| x.cluster_name.cmp(&y.cluster_name));
+        if es.len() != a_s.len() || eu.len() != au.len() {
+            problems.push(format!(
+                "decisions: got {} selected + {} unselected, expected {} + {}",
+                a_s.len(),
+                au.len(),
+                es.len(),
+                eu.len()
+            ));
+        } else {
+            for (i, (e, a)) in es.iter().zip(&a_s).chain(eu.iter().zip(&au)).enumerate() {
+                check_decision(i, e, a, problems);
+            }
+        }
+    }
+    if let Some(c) = expect.get("condition") {
+        for (k, actual) in [
+            ("status", &p.condition.status),
+            ("reason", &p.condition.reason),
+            ("message", &p.condition.message),
+        ] {
+            if let Some(v) = s(c, k) {
+                if v != actual {
+                    problems.push(format!("condition.{k}: {actual:?}, expected {v:?}"));
+                }
+            }
+        }
+    }
 }

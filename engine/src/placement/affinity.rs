@@ -1,0 +1,435 @@
+//! Cluster affinity: required terms (Filter, placement.md §4.1) and preferred terms with
+//! property sorters (Score, §5.1–5.2).
+
+use super::fleet::{Fleet, FleetCluster};
+use super::properties::PropertyRef;
+use super::report::{TermMismatch, TermOutcome};
+use super::CycleError;
+use crate::input::quantity::Quantity;
+use crate::model::placement::{ClusterSelectorTerm, PreferredClusterSelector};
+use crate::selectors::{LabelSelector, Selector};
+use std::cmp::Ordering;
+use std::collections::HashMap;
+
+/// A label selector compiled once; an invalid one is an error only when evaluated.
+#[derive(Debug, Clone)]
+pub enum CompiledSelector {
+    /// Valid.
+    Ok(Selector),
+    /// `LabelSelectorAsSelector` would fail with this message.
+    Invalid(String),
+}
+
+impl CompiledSelector {
+    fn new(s: &LabelSelector) -> Self {
+        match s.compile() {
+            Ok(s) => CompiledSelector::Ok(s),
+            Err(e) => CompiledSelector::Invalid(format!("{}: {}", e.field, e.message)),
+        }
+    }
+
+    /// `Ok(None)` on match, `Ok(Some(mismatch))` otherwise.
+    fn check(
+        &self,
+        cluster: &FleetCluster,
+    ) -> Result<Option<crate::selectors::LabelMismatch>, CycleError> {
+        match self {
+            CompiledSelector::Ok(s) => Ok(s.first_mismatch(&cluster.labels)),
+            CompiledSelector::Invalid(m) => {
+                Err(CycleError::InvalidLabelSelector { message: m.clone() })
+            }
+        }
+    }
+
+    fn matches(&self, cluster: &FleetCluster) -> Result<bool, CycleError> {
+        match self {
+            CompiledSelector::Ok(s) => Ok(s
+                .requirements
+                .iter()
+                .all(|r| r.matches(|k| cluster.labels.get(k).map(String::as_str)))),
+            CompiledSelector::Invalid(m) => {
+                Err(CycleError::InvalidLabelSelector { message: m.clone() })
+            }
+        }
+    }
+}
+
+/// A property selector operator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PropertyOperator {
+    /// Greater than.
+    Gt,
+    /// Greater than or equal.
+    Ge,
+    /// Less than.
+    Lt,
+    /// Less than or equal.
+    Le,
+    /// Equal.
+    Eq,
+    /// Not equal.
+    Ne,
+}
+
+impl PropertyOperator {
+    /// Parses an operator as written.
+    pub fn parse(s: &str) -> Option<Self> {
+        Some(match s {
+            "Gt" => Self::Gt,
+            "Ge" => Self::Ge,
+            "Lt" => Self::Lt,
+            "Le" => Self::Le,
+            "Eq" => Self::Eq,
+            "Ne" => Self::Ne,
+            _ => return None,
+        })
+    }
+
+    fn holds(self, ord: Ordering) -> bool {
+        match self {
+            Self::Gt => ord == Ordering::Greater,
+            Self::Ge => ord != Ordering::Less,
+            Self::Lt => ord == Ordering::Less,
+            Self::Le => ord != Ordering::Greater,
+            Self::Eq => ord == Ordering::Equal,
+            Self::Ne => ord != Ordering::Equal,
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+struct PropertyExpression {
+    name: String,
+    property: PropertyRef,
+    operator_text: String,
+    operator: Option<PropertyOperator>,
+    value_count: usize,
+    expected: Option<Result<Quantity, String>>,
+}
+
+/// A required term, compiled.
+#[derive(Debug, Clone)]
+struct RequiredTerm {
+    label: Option<CompiledSelector>,
+    expressions: Vec<PropertyExpression>,
+}
+
+/// The required terms of a policy (ORed).
+#[derive(Debug, Clone, Default)]
+pub struct RequiredAffinity {
+    terms: Vec<RequiredTerm>,
+}
+
+impl RequiredAffinity {
+    /// Compiles the terms; the property sorter of a required term is ignored (as the
+    /// scheduler does; the webhook rejects it).
+    pub fn new(terms: &[ClusterSelectorTerm]) -> Self {
+        let terms = terms
+            .iter()
+            .map(|t| RequiredTerm {
+                label: t.label_selector.as_ref().map(CompiledSelector::new),
+                expressions: t
+                    .property_selector
+                    .iter()
+                    .flat_map(|p| p.match_expressions.iter())
+                    .map(|e| PropertyExpression {
+                        name: e.name.clone(),
+                        property: PropertyRef::parse(&e.name),
+                        operator_text: e.operator.clone(),
+                        operator: PropertyOperator::parse(&e.operator),
+                        value_count: e.values.len(),
+                        expected: match e.values.as_slice() {
+                            [v] => Some(Quantity::parse(v).map_err(|err| format!("{v}: {err}"))),
+                            _ => None,
+                        },
+                    })
+                    .collect(),
+            })
+            .collect();
+        RequiredAffinity { terms }
+    }
+
+    /// Whether the Filter step is skipped (no terms).
+    pub fn is_empty(&self) -> bool {
+        self.terms.is_empty()
+    }
+
+    /// Fast check: does some term match? Errors abort the cycle.
+    pub fn passes(&self, cluster: &FleetCluster) -> Result<bool, CycleError> {
+        for term in &self.terms {
+            if term_matches(term, cluster)?.is_none() {
+                return Ok(true);
+            }
+        }
+        Ok(self.terms.is_empty())
+    }
+
+    /// Why each term fails (only called for clusters that failed).
+    pub fn explain(&self, cluster: &FleetCluster) -> Vec<TermMismatch> {
+        self.terms
+            .iter()
+            .enumerate()
+            .filter_map(|(i, t)| match term_matches(t, cluster) {
+                Ok(Some(m)) => Some(m.with_term(i)),
+                _ => None,
+            })
+            .collect()
+    }
+}
+
+/// `clusterRequirement.Matches`: `Ok(None)` on match, else the first failed part.
+fn term_matches(
+    term: &RequiredTerm,
+    cluster: &FleetCluster,
+) -> Result<Option<TermMismatch>, CycleError> {
+    if let Some(sel) = &term.label {
+        if let Some(m) = sel.check(cluster)? {
+            return Ok(Some(TermMismatch::Label {
+                term: 0,
+                mismatch: m,
+            }));
+        }
+    }
+    for (i, e) in term.expressions.iter().enumerate() {
+        let Some(observed) = e.property.lookup(cluster)? else {
+            return Ok(Some(TermMismatch::PropertyMissing {
+                term: 0,
+                expression: i,
+                name: e.name.clone(),
+            }));
+        };
+        let expected = match &e.expected {
+            None => {
+                return Err(CycleError::TooManyValues {
+                    count: e.value_count,
+                })
+            }
+            Some(Err(m)) => {
+                return Err(CycleError::ExpectedValueNotAQuantity { message: m.clone() })
+            }
+            Some(Ok(q)) => q,
+        };
+        let Some(op) = e.operator else {
+            return Err(CycleError::InvalidPropertyOperator {
+                operator: e.operator_text.clone(),
+            });
+        };
+        if !op.holds(observed.cmp_exact(expected)) {
+            return Ok(Some(TermMismatch::Property {
+                term: 0,
+                expression: i,
+                name: e.name.clone(),
+                operator: e.operator_text.clone(),
+                required: expected.to_string(),
+                observed: observed.to_string(),
+            }));
+        }
+    }
+    Ok(None)
+}
+
+/// `Ascending` or `Descending`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SortOrder {
+    /// Smaller values score higher.
+    Ascending,
+    /// Larger values score higher.
+    Descending,
+}
+
+#[derive(Debug, Clone)]
+struct Sorter {
+    property: PropertyRef,
+    order_text: String,
+    order: Option<SortOrder>,
+    /// Index into the min/max table.
+    slot: usize,
+}
+
+#[derive(Debug, Clone)]
+struct PreferredTerm {
+    weight: i32,
+    label: Option<CompiledSelector>,
+    sorter: Option<Sorter>,
+}
+
+/// The preferred terms of a policy, with the min/max of every sorter property.
+#[derive(Debug, Clone, Default)]
+pub struct PreferredAffinity {
+    terms: Vec<PreferredTerm>,
+    /// Property names of the sorters, one slot per distinct name.
+    slots: Vec<PropertyRef>,
+}
+
+/// Min and max of a sorter property over the whole fleet, as floats.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Extremes {
+    /// Observed minimum.
+    pub min: f64,
+    /// Observed maximum.
+    pub max: f64,
+}
+
+impl PreferredAffinity {
+    /// Compiles the terms; the property selector of a preferred term is ignored (as the
+    /// scheduler does; the webhook rejects it).
+    pub fn new(terms: &[PreferredClusterSelector]) -> Self {
+        let mut slots: Vec<PropertyRef> = Vec::new();
+        let mut slot_of: HashMap<String, usize> = HashMap::new();
+        let terms = terms
+            .iter()
+            .map(|t| PreferredTerm {
+                weight: t.weight,
+                label: t
+                    .preference
+                    .label_selector
+                    .as_ref()
+                    .map(CompiledSelector::new),
+                sorter: t.preference.property_sorter.as_ref().map(|s| {
+                    let slot = *slot_of.entry(s.name.clone()).or_insert_with(|| {
+                        slots.push(PropertyRef::parse(&s.name));
+                        slots.len() - 1
+                    });
+                    Sorter {
+                        property: slots[slot].clone(),
+                        order_text: s.sort_order.clone(),
+                        order: match s.sort_order.as_str() {
+                            "Ascending" => Some(SortOrder::Ascending),
+                            "Descending" => Some(SortOrder::Descending),
+                            _ => None,
+                        },
+                        slot,
+                    }
+                }),
+            })
+            .collect();
+        PreferredAffinity { terms, slots }
+    }
+
+    /// Whether the Score step is skipped (no terms).
+    pub fn is_empty(&self) -> bool {
+        self.terms.is_empty()
+    }
+
+    /// Number of terms.
+    pub fn len(&self) -> usize {
+        self.terms.len()
+    }
+
+    /// PreScore: min/max of every sorter property over ALL clusters (exact comparison; the
+    /// first cluster in list order wins among equal values). `None` when no cluster has it.
+    pub fn extremes(&self, fleet: &Fleet) -> Result<Vec<Option<Extremes>>, CycleError> {
+        let mut out = Vec::with_capacity(self.slots.len());
+        for prop in &self.slots {
+            let mut min: Option<&Quantity> = None;
+            let mut max: Option<&Quantity> = None;
+            for c in &fleet.clusters {
+                let Some(q) = prop.lookup(c)? else { continue };
+                if min.is_none_or(|m| q.cmp_exact(m) == Ordering::Less) {
+                    min = Some(q);
+                }
+                if max.is_none_or(|m| q.cmp_exact(m) == Ordering::Greater) {
+                    max = Some(q);
+                }
+            }
+            out.push(match (min, max) {
+                (Some(a), Some(b)) => Some(Extremes {
+                    min: a.as_approximate_f64(),
+                    max: b.as_approximate_f64(),
+                }),
+                _ => None,
+            });
+        }
+        Ok(out)
+    }
+
+    /// The affinity score of a candidate: each term rounded, then summed.
+    pub fn score(
+        &self,
+        cluster: &FleetCluster,
+        extremes: &[Option<Extremes>],
+    ) -> Result<i32, CycleError> {
+        let mut total: i32 = 0;
+        for t in &self.terms {
+            total = total.wrapping_add(term_score(t, cluster, extremes)?.0);
+        }
+        Ok(total)
+    }
+
+    /// Per-term scores and what produced them.
+    pub fn breakdown(
+        &self,
+        cluster: &FleetCluster,
+        extremes: &[Option<Extremes>],
+    ) -> Vec<(i32, i32, TermOutcome)> {
+        self.terms
+            .iter()
+            .map(|t| match term_score(t, cluster, extremes) {
+                Ok((s, o)) => (t.weight, s, o),
+                Err(_) => (t.weight, 0, TermOutcome::Error),
+            })
+            .collect()
+    }
+}
+
+/// `clusterPreference.Scores` + `interpolateWeightFor`.
+fn term_score(
+    t: &PreferredTerm,
+    cluster: &FleetCluster,
+    extremes: &[Option<Extremes>],
+) -> Result<(i32, TermOutcome), CycleError> {
+    if t.weight == 0 {
+        // The Score step skips weight-0 terms.
+        return Ok((0, TermOutcome::ZeroWeight));
+    }
+    if let Some(sel) = &t.label {
+        if !sel.matches(cluster)? {
+            return Ok((0, TermOutcome::LabelMismatch));
+        }
+    }
+    let Some(sorter) = &t.sorter else {
+        return Ok((t.weight, TermOutcome::FullWeight));
+    };
+    let Some(q) = sorter.property.lookup(cluster)? else {
+        return Ok((0, TermOutcome::PropertyMissing));
+    };
+    let Some(Some(mm)) = extremes.get(sorter.slot) else {
+        return Err(CycleError::ExtremesUnavailable {
+            cluster: cluster.name.clone(),
+        });
+    };
+    let f = q.as_approximate_f64();
+    let (min, max) = (mm.min, mm.max);
+    if min.is_infinite() || max.is_infinite() || min > max || f < min || f > max {
+        return Err(CycleError::InterpolationOutOfRange {
+            cluster: cluster.name.clone(),
+            observed: f,
+            min,
+            max,
+        });
+    }
+    let Some(order) = sorter.order else {
+        return Err(CycleError::InvalidSortOrder {
+            sort_order: sorter.order_text.clone(),
+        });
+    };
+    if min == max {
+        return Ok((0, TermOutcome::SingleValue { observed: f }));
+    }
+    let ratio = (f - min) / (max - min);
+    let w = match order {
+        SortOrder::Descending => ratio * f64::from(t.weight),
+        SortOrder::Ascending => (1.0 - ratio) * f64::from(t.weight),
+    };
+    // Go's math.Round (halves away from zero) then int32(); f64::round is the same.
+    let score = w.round() as i32;
+    Ok((
+        score,
+        TermOutcome::Interpolated {
+            observed: f,
+            min,
+            max,
+            unrounded: w,
+        },
+    ))
+}

@@ -1,0 +1,138 @@
+//! Errors that abort a scheduling cycle (placement.md §3.2, §10.10): the scheduler writes no
+//! bindings and no status, and retries.
+
+use serde::Serialize;
+use std::fmt;
+
+/// Why a scheduling cycle aborted.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase", tag = "type")]
+pub enum CycleError {
+    /// A `resources.kubernetes-fleet.io/` name that is not `<capacityType>-<resource>`.
+    InvalidResourcePropertyName {
+        /// The name after the prefix.
+        name: String,
+    },
+    /// A resource property with an unknown capacity type.
+    InvalidCapacityType {
+        /// The capacity type.
+        capacity_type: String,
+        /// The name after the prefix.
+        name: String,
+    },
+    /// A cluster publishes a property value that is not a quantity.
+    PropertyNotAQuantity {
+        /// Cluster name.
+        cluster: String,
+        /// Property name.
+        property: String,
+        /// Value as published.
+        value: String,
+        /// Parse error.
+        error: String,
+    },
+    /// A property selector expression with other than one value.
+    TooManyValues {
+        /// Number of values.
+        count: usize,
+    },
+    /// A property selector value that is not a quantity.
+    ExpectedValueNotAQuantity {
+        /// Value and parse error.
+        message: String,
+    },
+    /// An unknown property selector operator.
+    InvalidPropertyOperator {
+        /// As written.
+        operator: String,
+    },
+    /// A label selector `LabelSelectorAsSelector` rejects.
+    InvalidLabelSelector {
+        /// Why.
+        message: String,
+    },
+    /// An unknown sort order.
+    InvalidSortOrder {
+        /// As written.
+        sort_order: String,
+    },
+    /// Min/max of a sorter property are missing although a cluster has a value.
+    ExtremesUnavailable {
+        /// Cluster name.
+        cluster: String,
+    },
+    /// The interpolation sanity check failed (infinite bounds, or a value outside them after
+    /// the float conversion).
+    InterpolationOutOfRange {
+        /// Cluster name.
+        cluster: String,
+        /// Observed value.
+        observed: f64,
+        /// Minimum.
+        min: f64,
+        /// Maximum.
+        max: f64,
+    },
+    /// A PickN policy without `numberOfClusters`.
+    MissingNumberOfClusters,
+    /// A `placementType` the scheduler does not know.
+    UnknownPlacementType {
+        /// As written.
+        placement_type: String,
+    },
+}
+
+impl fmt::Display for CycleError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CycleError::InvalidResourcePropertyName { name } => {
+                write!(f, "invalid resource property name: {name}")
+            }
+            CycleError::InvalidCapacityType { capacity_type, name } => {
+                write!(f, "invalid capacity type {capacity_type} in resource property name {name}")
+            }
+            CycleError::PropertyNotAQuantity {
+                cluster,
+                property,
+                value,
+                error,
+            } => write!(
+                f,
+                "value {value} of property {property} from cluster {cluster} is not a valid quantity: {error}"
+            ),
+            CycleError::TooManyValues { .. } => {
+                f.write_str("more than one value in the property selector expression")
+            }
+            CycleError::ExpectedValueNotAQuantity { message } => write!(
+                f,
+                "value specified in property selector {message} is not a valid resource quantity"
+            ),
+            CycleError::InvalidPropertyOperator { operator } => {
+                write!(f, "invalid operator: {operator}")
+            }
+            CycleError::InvalidLabelSelector { message } => {
+                write!(f, "failed to parse label selector: {message}")
+            }
+            CycleError::InvalidSortOrder { sort_order } => write!(
+                f,
+                "cannot interpolate weight as sort order {sort_order} is invalid"
+            ),
+            CycleError::ExtremesUnavailable { cluster } => write!(
+                f,
+                "extremums of a sorter property are not available, yet a reading can be found from cluster {cluster}"
+            ),
+            CycleError::InterpolationOutOfRange {
+                observed, min, max, ..
+            } => write!(
+                f,
+                "cannot interpolate weight, observed value {observed}, observed min {min}, observed max {max}"
+            ),
+            CycleError::MissingNumberOfClusters => {
+                f.write_str("the number of clusters is not specified for a PickN policy")
+            }
+            CycleError::UnknownPlacementType { placement_type } => {
+                write!(f, "unknown placement type {placement_type}")
+            }
+        }
+    }
+}

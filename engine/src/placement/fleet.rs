@@ -1,0 +1,125 @@
+//! The fleet as the scheduler sees it: every MemberCluster, sorted by name, with eligibility
+//! and property values worked out once so that each scheduling cycle only looks them up.
+
+use super::eligibility::{self, Ineligible};
+use crate::input::quantity::{Quantity, QuantityError};
+use crate::model::placement::{MemberCluster, Taint};
+use chrono::{DateTime, Utc};
+use std::collections::{BTreeMap, HashMap};
+
+/// A non-resource property value: kept as written, parsed once (the scheduler only fails on
+/// an unparsable value when it reads it).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PropertyEntry {
+    /// The value as written.
+    pub raw: String,
+    /// The parsed quantity, or why it is not one.
+    pub parsed: Result<Quantity, QuantityError>,
+}
+
+/// One MemberCluster, ready for scheduling.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FleetCluster {
+    /// `metadata.name`.
+    pub name: String,
+    /// `metadata.labels`.
+    pub labels: BTreeMap<String, String>,
+    /// `spec.taints`.
+    pub taints: Vec<Taint>,
+    /// `metadata.deletionTimestamp` is set.
+    pub leaving: bool,
+    /// Eligibility at the evaluation instant.
+    pub eligibility: Result<(), Ineligible>,
+    /// `status.properties`.
+    pub properties: BTreeMap<String, PropertyEntry>,
+    /// `status.resourceUsage.capacity`.
+    pub capacity: BTreeMap<String, Quantity>,
+    /// `status.resourceUsage.allocatable`.
+    pub allocatable: BTreeMap<String, Quantity>,
+    /// `status.resourceUsage.available`.
+    pub available: BTreeMap<String, Quantity>,
+    /// No `status.agentStatus` was given (assumed joined and healthy).
+    pub assumed_healthy: bool,
+}
+
+impl FleetCluster {
+    /// Builds the scheduler's view of a MemberCluster at `at`.
+    pub fn new(mc: MemberCluster, at: DateTime<Utc>) -> Self {
+        let leaving = mc
+            .metadata
+            .deletion_timestamp
+            .as_deref()
+            .is_some_and(|t| !t.is_empty());
+        let eligibility = eligibility::check(&mc, leaving, at);
+        let assumed_healthy = mc.status.as_ref().is_none_or(|s| s.agent_status.is_none());
+        let status = mc.status.unwrap_or_default();
+        let properties = status
+            .properties
+            .into_iter()
+            .map(|(k, v)| {
+                let parsed = Quantity::parse(&v.value);
+                (
+                    k,
+                    PropertyEntry {
+                        raw: v.value,
+                        parsed,
+                    },
+                )
+            })
+            .collect();
+        let q = |m: BTreeMap<String, crate::model::placement::QuantityValue>| {
+            m.into_iter()
+                .map(|(k, v)| (k, v.0))
+                .collect::<BTreeMap<_, _>>()
+        };
+        FleetCluster {
+            name: mc.metadata.name,
+            labels: mc.metadata.labels,
+            taints: mc.spec.taints,
+            leaving,
+            eligibility,
+            properties,
+            capacity: q(status.resource_usage.capacity),
+            allocatable: q(status.resource_usage.allocatable),
+            available: q(status.resource_usage.available),
+            assumed_healthy,
+        }
+    }
+}
+
+/// All clusters, sorted by name (the scheduler's list order; makes results independent of
+/// the order of the input documents).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Fleet {
+    /// The clusters.
+    pub clusters: Vec<FleetCluster>,
+    by_name: HashMap<String, usize>,
+}
+
+impl Fleet {
+    /// A fleet from clusters with unique names.
+    pub fn new(mut clusters: Vec<FleetCluster>) -> Self {
+        clusters.sort_by(|a, b| a.name.cmp(&b.name));
+        let by_name = clusters
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.name.clone(), i))
+            .collect();
+        Fleet { clusters, by_name }
+    }
+
+    /// Index of the cluster named `name`.
+    pub fn index_of(&self, name: &str) -> Option<usize> {
+        self.by_name.get(name).copied()
+    }
+
+    /// Number of clusters.
+    pub fn len(&self) -> usize {
+        self.clusters.len()
+    }
+
+    /// Whether the fleet is empty.
+    pub fn is_empty(&self) -> bool {
+        self.clusters.is_empty()
+    }
+}

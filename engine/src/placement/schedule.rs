@@ -1,0 +1,775 @@
+//! The scheduling run for one placement: binding classification, the plugin pipeline and the
+//! PickAll / PickN / PickFixed cycles (placement.md §3, §7, §8).
+
+use super::affinity::{Extremes, PreferredAffinity, RequiredAffinity};
+use super::fleet::Fleet;
+use super::report::{
+    ClusterScore, CycleErrorReport, Decision, FilterReason, Filtered, Picked, PlacementResult,
+    ScoreBreakdown, TermScore,
+};
+use super::spread::{self, Spread};
+use super::{status, taints, CycleError};
+use crate::model::placement::Toleration;
+use std::cmp::Ordering;
+
+/// At most this many unselected decisions are written (`maxUnselectedClusterDecisionCount`).
+const MAX_UNSELECTED_DECISIONS: usize = 20;
+
+/// `PickAll`, `PickN` or `PickFixed`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlacementType {
+    /// Every feasible cluster.
+    PickAll,
+    /// The N best clusters.
+    PickN,
+    /// The named clusters.
+    PickFixed,
+}
+
+impl PlacementType {
+    /// The API spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PlacementType::PickAll => "PickAll",
+            PlacementType::PickN => "PickN",
+            PlacementType::PickFixed => "PickFixed",
+        }
+    }
+}
+
+/// A policy after defaulting, compiled against a fleet.
+#[derive(Debug, Clone)]
+pub struct Policy {
+    /// Placement type.
+    pub placement_type: PlacementType,
+    /// PickFixed targets.
+    pub cluster_names: Vec<String>,
+    /// PickN count.
+    pub number_of_clusters: Option<i32>,
+    /// Required affinity.
+    pub required: RequiredAffinity,
+    /// Preferred affinity.
+    pub preferred: PreferredAffinity,
+    /// Topology spread constraints.
+    pub spread: Spread,
+    /// Tolerations, operator defaulted.
+    pub tolerations: Vec<Toleration>,
+}
+
+/// State of an existing binding.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BindingState {
+    /// Picked, not rolled out yet.
+    Scheduled,
+    /// Rolled out.
+    Bound,
+    /// Released.
+    Unscheduled,
+}
+
+/// A binding that exists before the run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExistingBinding {
+    /// Target cluster.
+    pub cluster: String,
+    /// State.
+    pub state: BindingState,
+    /// Made for the current policy (else: an earlier policy snapshot).
+    pub current: bool,
+    /// Scores recorded at pick time.
+    pub score: Option<ClusterScore>,
+    /// Being deleted.
+    pub deleting: bool,
+}
+
+/// Result of the Filter steps that do not change between cycles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Static {
+    Pass,
+    Affinity,
+    Ineligible,
+    Taint(usize),
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Held {
+    cluster: usize,
+    score: Option<ClusterScore>,
+}
+
+/// Bindings after `classifyBindings`.
+#[derive(Debug, Default)]
+struct Classified {
+    scheduled: Vec<Held>,
+    bound: Vec<Held>,
+    obsolete: Vec<usize>,
+    unscheduled: Vec<usize>,
+    dangling: Vec<String>,
+}
+
+fn classify(fleet: &Fleet, bindings: &[ExistingBinding]) -> Classified {
+    let mut out = Classified::default();
+    let mut seen = std::collections::HashSet::new();
+    for b in bindings {
+        if b.deleting || !seen.insert(b.cluster.as_str()) {
+            continue;
+        }
+        let idx = fleet.index_of(&b.cluster);
+        if b.state == BindingState::Unscheduled {
+            if let Some(i) = idx {
+                out.unscheduled.push(i);
+            }
+            continue;
+        }
+        let Some(i) = idx.filter(|&i| fleet.clusters.get(i).is_some_and(|c| !c.leaving)) else {
+            out.dangling.push(b.cluster.clone());
+            continue;
+        };
+        if !b.current {
+            out.obsolete.push(i);
+        } else if b.state == BindingState::Scheduled {
+            out.scheduled.push(Held {
+                cluster: i,
+                score: b.score,
+            });
+        } else {
+            out.bound.push(Held {
+                cluster: i,
+                score: b.score,
+            });
+        }
+    }
+    out
+}
+
+/// Runs the scheduler for one placement. Fills everything but name/kind/validation.
+pub fn run(fleet: &Fleet, policy: &Policy, bindings: &[ExistingBinding]) -> PlacementResult {
+    let cls = classify(fleet, bindings);
+    let mut r = PlacementResult {
+        placement_type: policy.placement_type.as_str().to_string(),
+        unscheduled: cls.dangling.clone(),
+        ..PlacementResult::default()
+    };
+    let outcome = match policy.placement_type {
+        PlacementType::PickFixed => {
+            pick_fixed(fleet, policy, &cls, &mut r);
+            Ok(())
+        }
+        PlacementType::PickAll => pick_all(fleet, policy, &cls, &mut r),
+        PlacementType::PickN => pick_n(fleet, policy, &cls, &mut r),
+    };
+    if let Err(e) = outcome {
+        r.condition = status::pending();
+        r.cycle_error = Some(CycleErrorReport {
+            message: e.to_string(),
+            error: e,
+        });
+    }
+    r.unscheduled.sort();
+    r.kept.sort();
+    r
+}
+
+fn name(fleet: &Fleet, i: usize) -> String {
+    fleet
+        .clusters
+        .get(i)
+        .map(|c| c.name.clone())
+        .unwrap_or_default()
+}
+
+fn held_decision(fleet: &Fleet, h: &Held) -> Decision {
+    let cluster = name(fleet, h.cluster);
+    match h.score {
+        Some(s) => Decision {
+            reason: status::picked(&cluster, s.affinity_score, s.topology_spread_score),
+            cluster_name: cluster,
+            selected: true,
+            cluster_score: Some(s),
+        },
+        None => Decision {
+            reason: status::picked_fixed(&cluster),
+            cluster_name: cluster,
+            selected: true,
+            cluster_score: None,
+        },
+    }
+}
+
+/// The static filter chain: ClusterAffinity → ClusterEligibility → TaintToleration.
+fn static_filter(fleet: &Fleet, policy: &Policy) -> Result<Vec<Static>, CycleError> {
+    let check_affinity = !policy.required.is_empty();
+    let mut out = Vec::with_capacity(fleet.len());
+    for c in &fleet.clusters {
+        if check_affinity && !policy.required.passes(c)? {
+            out.push(Static::Affinity);
+            continue;
+        }
+        if c.eligibility.is_err() {
+            out.push(Static::Ineligible);
+            continue;
+        }
+        match taints::first_untolerated(&c.taints, &policy.tolerations) {
+            Some(t) => {
+                let pos = c
+                    .taints
+                    .iter()
+                    .position(|x| std::ptr::eq(x, t))
+                    .unwrap_or(0);
+                out.push(Static::Taint(pos));
+            }
+            None => out.push(Static::Pass),
+        }
+    }
+    Ok(out)
+}
+
+fn filtered_entry(fleet: &Fleet, policy: &Policy, i: usize, s: Static) -> Option<Filtered> {
+    let c = fleet.clusters.get(i)?;
+    let explanation = match s {
+        Static::Pass => return None,
+        Static::Affinity => FilterReason::ClusterAffinityMismatch {
+            terms: policy.required.explain(c),
+        },
+        Static::Ineligible => FilterReason::Ineligible {
+            reason: c.eligibility.clone().err()?,
+        },
+        Static::Taint(pos) => {
+            let t = c.taints.get(pos)?;
+            FilterReason::TaintNotTolerated {
+                key: t.key.clone(),
+                value: t.value.clone(),
+                effect: t.effect.clone(),
+            }
+        }
+    };
+    Some(make_filtered(c.name.clone(), explanation))
+}
+
+fn make_filtered(cluster: String, explanation: FilterReason) -> Filtered {
+    Filtered {
+        cluster,
+        plugin: status::plugin(&explanation).to_string(),
+        reason: status::filtered(&explanation),
+        explanation,
+    }
+}
+
+/// Selected decisions in the scheduler's groups, then unselected ones (capped).
+fn decisions(
+    selected: Vec<Decision>,
+    not_picked: &[Picked],
+    filtered: &[Filtered],
+    is_selected: &dyn Fn(&str) -> bool,
+) -> Vec<Decision> {
+    let mut out = selected;
+    let mut slots = MAX_UNSELECTED_DECISIONS;
+    for p in not_picked {
+        if slots == 0 {
+            break;
+        }
+        out.push(Decision {
+            cluster_name: p.cluster.clone(),
+            selected: false,
+            cluster_score: Some(ClusterScore {
+                affinity_score: p.affinity_score,
+                topology_spread_score: p.topology_spread_score,
+            }),
+            reason: status::not_picked(&p.cluster, p.affinity_score, p.topology_spread_score),
+        });
+        slots -= 1;
+    }
+    for f in filtered {
+        if slots == 0 {
+            break;
+        }
+        if is_selected(&f.cluster) {
+            continue;
+        }
+        out.push(Decision {
+            cluster_name: f.cluster.clone(),
+            selected: false,
+            cluster_score: None,
+            reason: f.reason.clone(),
+        });
+        slots -= 1;
+    }
+    out
+}
+
+fn pick_all(
+    fleet: &Fleet,
+    policy: &Policy,
+    cls: &Classified,
+    r: &mut PlacementResult,
+) -> Result<(), CycleError> {
+    r.cycles = 1;
+    let statics = static_filter(fleet, policy)?;
+    let mut current = vec![false; fleet.len()];
+    for h in cls.scheduled.iter().chain(&cls.bound) {
+        if let Some(c) = current.get_mut(h.cluster) {
+            *c = true;
+        }
+    }
+    let mut created = Vec::new();
+    let mut patched = Vec::new();
+    let mut repicked = vec![false; fleet.len()];
+    for (i, s) in statics.iter().enumerate() {
+        if current.get(i).copied().unwrap_or(false) {
+            continue;
+        }
+        if *s == Static::Pass {
+            let cluster = name(fleet, i);
+            let d = Decision {
+                reason: status::picked(&cluster, 0, 0),
+                cluster_name: cluster.clone(),
+                selected: true,
+                cluster_score: Some(ClusterScore::default()),
+            };
+            if cls.obsolete.contains(&i) || cls.unscheduled.contains(&i) {
+                patched.push(d);
+            } else {
+                created.push(d);
+            }
+            if let Some(x) = repicked.get_mut(i) {
+                *x = true;
+            }
+            r.picked.push(Picked {
+                cluster,
+                ..Picked::default()
+            });
+        } else if let Some(f) = filtered_entry(fleet, policy, i, *s) {
+            r.filtered.push(f);
+        }
+    }
+    for &o in &cls.obsolete {
+        if !repicked.get(o).copied().unwrap_or(false) {
+            r.unscheduled.push(name(fleet, o));
+        }
+    }
+    r.kept = cls
+        .scheduled
+        .iter()
+        .chain(&cls.bound)
+        .map(|h| name(fleet, h.cluster))
+        .collect();
+    let mut selected = created;
+    selected.extend(patched);
+    selected.extend(
+        cls.scheduled
+            .iter()
+            .chain(&cls.bound)
+            .map(|h| held_decision(fleet, h)),
+    );
+    let count = selected.len();
+    r.decisions = decisions(selected, &[], &r.filtered, &|n| {
+        fleet
+            .index_of(n)
+            .is_some_and(|i| current.get(i).copied().unwrap_or(false))
+    });
+    r.condition = status::condition(count, true);
+    Ok(())
+}
+
+fn pick_fixed(fleet: &Fleet, policy: &Policy, cls: &Classified, r: &mut PlacementResult) {
+    r.cycles = 1;
+    if policy.cluster_names.is_empty() {
+        // The cycle does nothing: no bindings change, no status is written.
+        r.cycles = 0;
+        r.condition = status::pending();
+        r.kept = cls
+            .scheduled
+            .iter()
+            .chain(&cls.bound)
+            .map(|h| name(fleet, h.cluster))
+            .collect();
+        return;
+    }
+    let mut valid = Vec::new();
+    let mut invalid = Vec::new();
+    let mut not_found = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for n in &policy.cluster_names {
+        if !seen.insert(n.as_str()) {
+            continue;
+        }
+        match fleet.index_of(n) {
+            None => not_found.push(n.clone()),
+            Some(i) => match fleet.clusters.get(i).map(|c| &c.eligibility) {
+                Some(Err(reason)) => invalid.push((n.clone(), reason.message())),
+                _ => valid.push(i),
+            },
+        }
+    }
+    let current: Vec<usize> = cls
+        .scheduled
+        .iter()
+        .chain(&cls.bound)
+        .map(|h| h.cluster)
+        .collect();
+    for &i in &valid {
+        if current.contains(&i) {
+            r.kept.push(name(fleet, i));
+        } else {
+            r.picked.push(Picked {
+                cluster: name(fleet, i),
+                ..Picked::default()
+            });
+        }
+    }
+    for &i in current.iter().chain(&cls.obsolete) {
+        if !valid.contains(&i) {
+            r.unscheduled.push(name(fleet, i));
+        }
+    }
+    let mut d: Vec<Decision> = valid
+        .iter()
+        .map(|&i| {
+            let cluster = name(fleet, i);
+            Decision {
+                reason: status::picked_fixed(&cluster),
+                cluster_name: cluster,
+                selected: true,
+                cluster_score: None,
+            }
+        })
+        .collect();
+    d.extend(invalid.iter().map(|(n, reason)| Decision {
+        cluster_name: n.clone(),
+        selected: false,
+        cluster_score: None,
+        reason: status::fixed_ineligible(n, reason),
+    }));
+    d.extend(not_found.iter().map(|n| Decision {
+        cluster_name: n.clone(),
+        selected: false,
+        cluster_score: None,
+        reason: status::fixed_not_found(n),
+    }));
+    r.decisions = d;
+    r.condition = status::condition(valid.len(), invalid.is_empty() && not_found.is_empty());
+}
+
+/// One scored candidate of a cycle.
+#[derive(Debug, Clone, Copy)]
+struct Scored {
+    cluster: usize,
+    topology: i32,
+    affinity: i32,
+    obsolete: bool,
+}
+
+/// Descending by (topology, affinity, obsolete), ties: the name sorting later first.
+fn rank(fleet: &Fleet, a: &Scored, b: &Scored) -> Ordering {
+    b.topology
+        .cmp(&a.topology)
+        .then(b.affinity.cmp(&a.affinity))
+        .then(b.obsolete.cmp(&a.obsolete))
+        .then_with(|| {
+            let na = fleet.clusters.get(a.cluster).map(|c| c.name.as_bytes());
+            let nb = fleet.clusters.get(b.cluster).map(|c| c.name.as_bytes());
+            nb.cmp(&na)
+        })
+}
+
+/// `sortByClusterScoreAndName`: ascending; bindings without a score first; then name.
+fn trim_order(fleet: &Fleet, held: &mut [Held]) {
+    held.sort_by(|a, b| {
+        let key = |h: &Held| h.score.map(|s| (s.topology_spread_score, s.affinity_score));
+        match (key(a), key(b)) {
+            (None, Some(_)) => Ordering::Less,
+            (Some(_), None) => Ordering::Greater,
+            (x, y) => x.cmp(&y),
+        }
+        .then_with(|| name(fleet, a.cluster).cmp(&name(fleet, b.cluster)))
+    });
+}
+
+fn breakdown(
+    fleet: &Fleet,
+    policy: &Policy,
+    extremes: &[Option<Extremes>],
+    ev: Option<&spread::Evaluation>,
+    s: &Scored,
+) -> Option<ScoreBreakdown> {
+    let c = fleet.clusters.get(s.cluster)?;
+    Some(ScoreBreakdown {
+        affinity: policy
+            .preferred
+            .breakdown(c, extremes)
+            .into_iter()
+            .enumerate()
+            .map(|(term, (weight, score, outcome))| TermScore {
+                term,
+                weight,
+                score,
+                outcome,
+            })
+            .collect(),
+        topology_spread: ev
+            .map(|ev| policy.spread.breakdown(ev, s.cluster))
+            .unwrap_or_default(),
+        obsolete_placement: s.obsolete,
+    })
+}
+
+fn pick_n(
+    fleet: &Fleet,
+    policy: &Policy,
+    cls: &Classified,
+    r: &mut PlacementResult,
+) -> Result<(), CycleError> {
+    let n = i64::from(
+        policy
+            .number_of_clusters
+            .ok_or(CycleError::MissingNumberOfClusters)?,
+    );
+    let mut scheduled = cls.scheduled.clone();
+    let mut bound = cls.bound.clone();
+    let present = (scheduled.len() + bound.len()) as i64;
+
+    if n <= present {
+        if present - n + cls.obsolete.len() as i64 > 0 {
+            // Downscale (and clean up obsolete bindings); no scoring.
+            r.cycles = 1;
+            r.unscheduled
+                .extend(cls.obsolete.iter().map(|&i| name(fleet, i)));
+            let count = (present - n) as usize;
+            let mut trimmed: Vec<Held> = Vec::new();
+            if count < scheduled.len() {
+                trim_order(fleet, &mut scheduled);
+                trimmed.extend(scheduled.drain(..count));
+            } else if count < scheduled.len() + bound.len() {
+                let left = count - scheduled.len();
+                trimmed.append(&mut scheduled);
+                trim_order(fleet, &mut bound);
+                trimmed.extend(bound.drain(..left));
+            } else {
+                trimmed.append(&mut scheduled);
+                trimmed.append(&mut bound);
+            }
+            r.unscheduled
+                .extend(trimmed.iter().map(|h| name(fleet, h.cluster)));
+        }
+        r.kept = scheduled
+            .iter()
+            .chain(&bound)
+            .map(|h| name(fleet, h.cluster))
+            .collect();
+        let selected: Vec<Decision> = scheduled
+            .iter()
+            .chain(&bound)
+            .map(|h| held_decision(fleet, h))
+            .collect();
+        let count = selected.len();
+        r.decisions = selected;
+        r.condition = status::condition(count, count as i64 >= n);
+        return Ok(());
+    }
+
+    let statics = static_filter(fleet, policy)?;
+    let mut current = vec![false; fleet.len()];
+    let mut current_list: Vec<usize> = Vec::new();
+    for h in scheduled.iter().chain(&bound) {
+        if let Some(c) = current.get_mut(h.cluster) {
+            if !*c {
+                *c = true;
+                current_list.push(h.cluster);
+            }
+        }
+    }
+    let mut obsolete_live = vec![false; fleet.len()];
+    for &o in &cls.obsolete {
+        if let Some(x) = obsolete_live.get_mut(o) {
+            *x = true;
+        }
+    }
+    let unscheduled_set: Vec<usize> = cls.unscheduled.clone();
+    let mut extremes: Option<Vec<Option<Extremes>>> = None;
+    let mut affinity_cache: Vec<Option<Result<i32, CycleError>>> = vec![None; fleet.len()];
+    // Picks made by earlier cycles of this run: they are "scheduled" bindings now.
+    let mut earlier: Vec<Decision> = Vec::new();
+    let has_spread = !policy.spread.is_empty();
+
+    loop {
+        r.cycles += 1;
+        let desired = n - current_list.len() as i64;
+        let limit = if has_spread { 1 } else { desired };
+        let ev = if has_spread {
+            Some(policy.spread.evaluate(&current_list))
+        } else {
+            None
+        };
+        let mut filtered: Vec<Filtered> = Vec::new();
+        let mut candidates: Vec<Scored> = Vec::new();
+        for (i, s) in statics.iter().enumerate() {
+            if current.get(i).copied().unwrap_or(false) {
+                // SamePlacementAntiAffinity (or an earlier filter): not reported.
+                continue;
+            }
+            if *s != Static::Pass {
+                if let Some(f) = filtered_entry(fleet, policy, i, *s) {
+                    filtered.push(f);
+                }
+                continue;
+            }
+            let topology = match ev.as_ref().map(|ev| policy.spread.outcome(ev, i)) {
+                Some(spread::Outcome::Violated(pos)) => {
+                    if let (Some(c), Some(ev)) = (policy.spread.at(pos), ev.as_ref()) {
+                        let (domain, domain_count, (smallest, largest)) =
+                            policy.spread.domain(ev, pos, i);
+                        filtered.push(make_filtered(
+                            name(fleet, i),
+                            FilterReason::TopologySpreadViolated {
+                                constraint: c.index,
+                                topology_key: c.topology_key.clone(),
+                                max_skew: c.max_skew,
+                                domain,
+                                domain_count,
+                                smallest,
+                                largest,
+                            },
+                        ));
+                    }
+                    continue;
+                }
+                Some(spread::Outcome::Score(t)) => t,
+                None => 0,
+            };
+            candidates.push(Scored {
+                cluster: i,
+                topology,
+                affinity: 0,
+                obsolete: obsolete_live.get(i).copied().unwrap_or(false),
+            });
+        }
+        // PreScore: min/max over the whole fleet (runs even without candidates).
+        if extremes.is_none() {
+            extremes = Some(if policy.preferred.is_empty() {
+                Vec::new()
+            } else {
+                policy.preferred.extremes(fleet)?
+            });
+        }
+        let ex = extremes.as_deref().unwrap_or(&[]);
+        if !policy.preferred.is_empty() {
+            for cand in candidates.iter_mut() {
+                let slot = affinity_cache
+                    .get_mut(cand.cluster)
+                    .ok_or(CycleError::MissingNumberOfClusters)?;
+                if slot.is_none() {
+                    let c = &fleet.clusters[cand.cluster.min(fleet.len().saturating_sub(1))];
+                    *slot = Some(policy.preferred.score(c, ex));
+                }
+                match slot {
+                    Some(Ok(a)) => cand.affinity = *a,
+                    Some(Err(e)) => return Err(e.clone()),
+                    None => {}
+                }
+            }
+        }
+        let k = desired.min(limit).min(candidates.len() as i64).max(0) as usize;
+        let picked_now: Vec<Scored>;
+        let mut rest: Vec<Scored>;
+        if k == 1 && has_spread {
+            let best = candidates
+                .iter()
+                .enumerate()
+                .min_by(|(_, a), (_, b)| rank(fleet, a, b))
+                .map(|(pos, _)| pos);
+            match best {
+                Some(pos) => {
+                    let b = candidates.swap_remove(pos);
+                    picked_now = vec![b];
+                }
+                None => picked_now = Vec::new(),
+            }
+            rest = candidates;
+        } else {
+            candidates.sort_by(|a, b| rank(fleet, a, b));
+            rest = candidates.split_off(k);
+            picked_now = candidates;
+        }
+        // Bindings: created, re-pointed (obsolete) or restored (unscheduled).
+        let mut created = Vec::new();
+        let mut patched = Vec::new();
+        for s in &picked_now {
+            let cluster = name(fleet, s.cluster);
+            let d = Decision {
+                reason: status::picked(&cluster, s.affinity, s.topology),
+                cluster_name: cluster.clone(),
+                selected: true,
+                cluster_score: Some(ClusterScore {
+                    affinity_score: s.affinity,
+                    topology_spread_score: s.topology,
+                }),
+            };
+            if obsolete_live.get(s.cluster).copied().unwrap_or(false)
+                || unscheduled_set.contains(&s.cluster)
+            {
+                patched.push(d);
+            } else {
+                created.push(d);
+            }
+            r.picked.push(Picked {
+                cluster,
+                affinity_score: s.affinity,
+                topology_spread_score: s.topology,
+                score_breakdown: breakdown(fleet, policy, ex, ev.as_ref(), s),
+            });
+            if let Some(c) = current.get_mut(s.cluster) {
+                *c = true;
+            }
+            current_list.push(s.cluster);
+            if let Some(x) = obsolete_live.get_mut(s.cluster) {
+                *x = false;
+            }
+        }
+        // Obsolete bindings not picked in this cycle are released now.
+        for (i, live) in obsolete_live.iter_mut().enumerate() {
+            if *live {
+                *live = false;
+                r.unscheduled.push(name(fleet, i));
+            }
+        }
+        let bindings_touched = (created.len() + patched.len()) as i64;
+        if has_spread && desired > limit && bindings_touched == limit {
+            earlier.extend(created);
+            earlier.extend(patched);
+            continue;
+        }
+        // Final cycle: write the status.
+        if has_spread {
+            rest.sort_by(|a, b| rank(fleet, a, b));
+        }
+        r.not_picked = rest
+            .iter()
+            .map(|s| Picked {
+                cluster: name(fleet, s.cluster),
+                affinity_score: s.affinity,
+                topology_spread_score: s.topology,
+                score_breakdown: breakdown(fleet, policy, ex, ev.as_ref(), s),
+            })
+            .collect();
+        r.filtered = filtered;
+        r.kept = scheduled
+            .iter()
+            .chain(&bound)
+            .map(|h| name(fleet, h.cluster))
+            .collect();
+        let mut selected = created;
+        selected.extend(patched);
+        selected.extend(earlier);
+        selected.extend(scheduled.iter().map(|h| held_decision(fleet, h)));
+        selected.extend(bound.iter().map(|h| held_decision(fleet, h)));
+        let count = selected.len();
+        let cur = &current;
+        r.decisions = decisions(selected, &r.not_picked, &r.filtered, &|nm| {
+            fleet
+                .index_of(nm)
+                .is_some_and(|i| cur.get(i).copied().unwrap_or(false))
+        });
+        r.condition = status::condition(count, count as i64 >= n);
+        return Ok(());
+    }
+}
