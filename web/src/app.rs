@@ -72,6 +72,8 @@ pub enum Msg {
     ToggleTheme,
     /// Hide the notice.
     DismissNotice,
+    /// The URL fragment changed (a share link pasted into this tab).
+    OpenLink,
 }
 
 /// What one evaluation shows, split for the views.
@@ -103,6 +105,7 @@ pub struct App {
     last_cost_ms: f64,
     seq: u64,
     dirty_markers: bool,
+    _on_hash: Option<wasm_bindgen::closure::Closure<dyn FnMut()>>,
 }
 
 fn perf() -> Option<web_sys::Performance> {
@@ -128,6 +131,25 @@ fn example_state(e: &Example) -> State {
         view: e.view,
         what_if: Default::default(),
         example: Some(e.id.to_string()),
+    }
+}
+
+/// The state in the page's URL fragment, and a notice about it (other engine version, or a
+/// damaged link).
+fn from_link() -> (Option<State>, Option<String>) {
+    match share::decode(&share::current_fragment()) {
+        Some(Ok(d)) => {
+            let notice = (d.version != fleet_policy::VERSION).then(|| {
+                format!(
+                    "This link was made with engine {}; this playground runs engine {}. Results may differ from what the link's author saw.",
+                    d.version,
+                    fleet_policy::VERSION
+                )
+            });
+            (Some(d.state), notice)
+        }
+        Some(Err(e)) => (None, Some(format!("The share link could not be opened: {e}. Showing your last session instead."))),
+        None => (None, None),
     }
 }
 
@@ -219,25 +241,7 @@ impl Component for App {
 
     fn create(_ctx: &Context<Self>) -> Self {
         // A share link wins over the last local state, which wins over the default example.
-        let mut notice = None;
-        let fragment = share::current_fragment();
-        let from_link = match share::decode(&fragment) {
-            Some(Ok(d)) => {
-                if d.version != fleet_policy::VERSION {
-                    notice = Some(format!(
-                        "This link was made with engine {}; this playground runs engine {}. Results may differ from what the link's author saw.",
-                        d.version,
-                        fleet_policy::VERSION
-                    ));
-                }
-                Some(d.state)
-            }
-            Some(Err(e)) => {
-                notice = Some(format!("The share link could not be opened: {e}. Showing your last session instead."));
-                None
-            }
-            None => None,
-        };
+        let (from_link, notice) = from_link();
         let state = from_link
             .or_else(share::load)
             .unwrap_or_else(|| example_state(&EXAMPLES[0]));
@@ -276,6 +280,7 @@ impl Component for App {
             last_cost_ms: 0.0,
             seq: 0,
             dirty_markers: true,
+            _on_hash: None,
         };
         app.refresh();
         app
@@ -395,6 +400,16 @@ impl Component for App {
                 self.notice = None;
                 true
             }
+            Msg::OpenLink => {
+                let (state, notice) = from_link();
+                if let Some(state) = state {
+                    self.clear_highlights();
+                    self.load_state(state);
+                    self.share_url = None;
+                }
+                self.notice = notice;
+                true
+            }
         }
     }
 
@@ -409,6 +424,13 @@ impl Component for App {
                 let l = link;
                 self.policy_editor = Some(Editor::mount(&el, &self.state.policy, "Policy YAML", move |t| l.send_message(Msg::Edited(Which::Policy, t))));
             }
+            let l = ctx.link().clone();
+            let on_hash = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || l.send_message(Msg::OpenLink));
+            if let Some(w) = web_sys::window() {
+                use wasm_bindgen::JsCast;
+                let _ = w.add_event_listener_with_callback("hashchange", on_hash.as_ref().unchecked_ref());
+            }
+            self._on_hash = Some(on_hash);
             mark("fleet:first-result");
         }
         if self.dirty_markers {
