@@ -11,7 +11,7 @@ BIN := node_modules/.bin
 WASM_OPT_FLAGS := -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
 	--enable-mutable-globals --enable-reference-types --strip-debug --strip-producers
 
-.PHONY: help setup dist serve test test-native test-wasm test-e2e package bench clean
+.PHONY: help setup dist serve test lint test-native test-wasm test-e2e package bench clean
 
 help:
 	@echo "make serve    build the playground into dist/ and serve it on http://127.0.0.1:$(PORT)"
@@ -43,10 +43,16 @@ serve: dist
 test: setup test-native test-wasm test-e2e
 	@echo "make test: all suites passed"
 
-test-native:
+test-native: lint
 	@echo "== native: cargo test --workspace"
 	@cargo test --workspace --all-targets
 	@cargo test --workspace --doc
+
+lint: setup
+	@echo "== lint: cargo fmt --check, cargo clippy -D warnings"
+	@cargo fmt --all -- --check
+	@cargo clippy --workspace --all-targets --quiet -- -D warnings
+	@$(ENV); $$WASM_CARGO clippy --quiet -p fleet-playground -p fleet-wasm-tests --tests --target $(WASM_TARGET) $$WASM_BUILD_STD -- -D warnings
 
 test-wasm: setup
 	@echo "== wasm: wasm-bindgen-test in Node and in headless Chromium"

@@ -225,17 +225,18 @@ fn decode_binding(doc: &Document) -> Result<PreparedBinding, Diagnostic> {
             ))
         }
     };
-    let current =
-        match b.spec.policy_snapshot.as_deref() {
-            None | Some("Current") | Some("current") => true,
-            Some("Obsolete") | Some("obsolete") => false,
-            Some(other) => return Err(doc.error(
+    let current = match b.spec.policy_snapshot.as_deref() {
+        None | Some("Current") | Some("current") => true,
+        Some("Obsolete") | Some("obsolete") => false,
+        Some(other) => {
+            return Err(doc.error(
                 &FieldPath::parse("spec.policySnapshot"),
                 format!(
                     "Unsupported value: \"{other}\": supported values: \"Current\", \"Obsolete\""
                 ),
-            )),
-        };
+            ))
+        }
+    };
     Ok(PreparedBinding {
         placement: b.spec.placement.clone(),
         namespace: b.metadata.namespace.clone(),

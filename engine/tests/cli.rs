@@ -1,0 +1,125 @@
+//! The command-line tool as a CI pipeline uses it: output on stdout, problems on stderr with
+//! file:line:column, exit codes 0 / 1 (input errors) / 2 (usage errors).
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_fleet-policy"))
+}
+
+fn example(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../static/examples")
+        .join(name)
+}
+
+fn run(args: &[&str]) -> Output {
+    match bin().args(args).output() {
+        Ok(o) => o,
+        Err(e) => panic!("cannot run fleet-policy: {e}"),
+    }
+}
+
+#[test]
+fn place_prints_json_with_picks_and_reasons() {
+    let file = example("pick-all-by-label.yaml");
+    let out = run(&[
+        "place",
+        file.to_str().unwrap_or(""),
+        "--at",
+        "2026-01-01T00:00:00Z",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = match serde_json::from_slice(&out.stdout) {
+        Ok(v) => v,
+        Err(e) => panic!("stdout is not JSON: {e}"),
+    };
+    let p = &v["placements"][0];
+    assert_eq!(p["name"], "web-app");
+    let picked: Vec<&str> = p["picked"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["cluster"].as_str())
+        .collect();
+    assert_eq!(picked, ["aks-eastus-prod", "aks-westeurope-prod"]);
+    let filtered: Vec<&str> = p["filtered"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["cluster"].as_str())
+        .collect();
+    assert_eq!(filtered, ["aks-eastus-dev", "aks-westus-prod"]);
+    assert_eq!(p["filtered"][0]["plugin"], "ClusterAffinity");
+    assert_eq!(v["errors"], serde_json::json!([]));
+}
+
+#[test]
+fn bad_input_reports_file_line_column_and_exits_1() {
+    let dir = std::env::temp_dir().join(format!("fleet-policy-cli-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    let file = dir.join("bad.yaml");
+    let text = "apiVersion: cluster.kubernetes-fleet.io/v1\nkind: MemberCluster\nmetadata: {name: a}\n---\napiVersion: v1\nkind: Gizmo\n";
+    if let Err(e) = std::fs::write(&file, text) {
+        panic!("cannot write {}: {e}", file.display());
+    }
+    let path = file.to_string_lossy().to_string();
+    let out = run(&["place", &path, "--at", "2026-01-01T00:00:00Z"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "error: {path}:6:7: document 2 (Gizmo), kind: unknown kind \"Gizmo\""
+        )),
+        "{stderr}"
+    );
+    // The rest of the input is still evaluated and printed.
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    assert_eq!(v["errors"][0]["line"], 6);
+    assert_eq!(v["errors"][0]["column"], 7);
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    assert_eq!(run(&["place"]).status.code(), Some(2));
+    assert_eq!(run(&["frobnicate", "x.yaml"]).status.code(), Some(2));
+    let file = example("pick-all-by-label.yaml");
+    let out = run(&["place", file.to_str().unwrap_or(""), "--at", "yesterday"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--at yesterday: not an RFC 3339 time"));
+}
+
+#[test]
+fn table_and_yaml_formats_render_the_same_result() {
+    let file = example("pick-all-by-label.yaml");
+    let f = file.to_str().unwrap_or("");
+    let table = run(&[
+        "place",
+        f,
+        "--at",
+        "2026-01-01T00:00:00Z",
+        "--format",
+        "table",
+    ]);
+    let text = String::from_utf8_lossy(&table.stdout);
+    assert!(text.contains("aks-eastus-prod"), "{text}");
+    let yaml = run(&[
+        "place",
+        f,
+        "--at",
+        "2026-01-01T00:00:00Z",
+        "--format",
+        "yaml",
+    ]);
+    let y = String::from_utf8_lossy(&yaml.stdout);
+    let parsed = fleet_policy::input::documents::yaml_to_json(&y).unwrap_or_default();
+    let json = run(&["place", f, "--at", "2026-01-01T00:00:00Z"]);
+    let j: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap_or_default();
+    assert_eq!(parsed, j);
+}
