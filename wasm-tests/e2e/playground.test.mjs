@@ -71,6 +71,8 @@ const GALLERY = {
     const rows = await placementRows(page);
     assert.deepEqual(rows.filter((r) => r[2] === 'picked').map((r) => r[1]), ['member-c', 'member-a']);
     assert.match(await page.textContent('.placement h2'), /PickFixed/);
+    // member-z is not in the fleet: the policy is not fulfilled.
+    assert.match(await page.textContent('.condition'), /Scheduled=False.*found 2 cluster\(s\) instead/s);
   },
   'pickn-preferred-labels': async (page) => {
     const rows = await placementRows(page);
@@ -232,38 +234,38 @@ test('compare shows what changed since the pinned result', async () => {
 
 test('a share link restores the whole state; another engine version shows a notice', async () => {
   const page = await open();
-  await loadExample(page, 'azure-update-run');
-  await afterEval(page, () => page.selectOption('tr[data-member="prod-eastus-1"] select.what-if', 'fail'));
+  await loadExample(page, 'budget-business-hours');
+  assert.deepEqual(await allowedNow(page), { Drifted: '0', Empty: '0', Underutilized: '0' });
+  // Saturday noon: the weekday block is not active, 10% of 30 nodes applies.
   await afterEval(page, async () => {
-    await page.fill('#eval-time', '2026-03-02T09:30:00');
+    await page.fill('#eval-time', '2024-03-09T12:00:00');
     await page.dispatchEvent('#eval-time', 'change');
   });
+  assert.deepEqual(await allowedNow(page), { Drifted: '3', Empty: '3', Underutilized: '3' });
   await page.click('#share');
   const url = await page.inputValue('#share-url');
   assert.match(url, /#v=[0-9.]+&s=[A-Za-z0-9_-]+$/);
-  const saved = () => page.evaluate(() => JSON.parse(localStorage.getItem('fleet-policy-playground/state')));
-  const original = await saved();
-  assert.match(original.fleet, /prod-westus-1/);
+  const original = await page.evaluate(() => JSON.parse(localStorage.getItem('fleet-policy-playground/state')));
+  assert.match(original.policy, /0 9 \* \* 1-5/);
   await page.close();
 
   const other = await env.context.newPage();
-  await other.goto(env.base + '/');
+  await other.goto(env.base + '/?fresh');
   await other.evaluate(() => localStorage.clear());
-  await other.goto(url);
-  await other.waitForSelector('table.levels');
-  assert.equal(await other.getAttribute('#tab-rollout', 'aria-selected'), 'true');
-  assert.equal(await other.inputValue('#eval-time'), '2026-03-02T09:30:00');
-  assert.equal(await other.$eval('tr[data-member="prod-eastus-1"] select.what-if', (s) => s.value), 'fail');
-  assert.match(await other.textContent('tr[data-member="prod-eastus-1"] td.state'), /Failed/);
+  await other.goto(url.replace('/#', '/?link#'));
+  await other.waitForSelector('table.allowed');
+  assert.equal(await other.getAttribute('#tab-disruption', 'aria-selected'), 'true');
+  assert.equal(await other.inputValue('#eval-time'), '2024-03-09T12:00:00');
+  assert.deepEqual(await allowedNow(other), { Drifted: '3', Empty: '3', Underutilized: '3' });
   assert.equal(await other.$('#notice'), null, 'same engine version: no notice');
   const restored = await other.evaluate(() => JSON.parse(localStorage.getItem('fleet-policy-playground/state')));
   assert.deepEqual(restored, original, 'the link restores the state exactly');
   // Reloading without the fragment restores the last state from localStorage.
-  await other.goto(env.base + '/');
-  await other.waitForSelector('table.levels');
-  assert.equal(await other.$eval('tr[data-member="prod-eastus-1"] select.what-if', (s) => s.value), 'fail');
-  // A link from another engine version opens with a notice.
-  await other.goto(url.replace(/#v=[0-9.]+/, '#v=0.0.1'));
+  await other.goto(env.base + '/?reload');
+  await other.waitForSelector('table.allowed');
+  assert.equal(await other.inputValue('#eval-time'), '2024-03-09T12:00:00');
+  // A link from another engine version opens with a notice (pasted into the same tab).
+  await other.goto(url.replace('/#', '/?reload#').replace(/#v=[0-9.]+/, '#v=0.0.1'));
   await other.waitForSelector('#notice');
   assert.match(await other.textContent('#notice'), /engine 0\.0\.1/);
   await other.close();
@@ -281,6 +283,15 @@ test('what-if controls re-run the rollout simulation; the slider shows each leve
   assert.match(await page.textContent('tr[data-member="dev-eastus"] td.state'), /Failed/);
   assert.doesNotMatch(await page.textContent('.rollout h2'), /Completed/);
   assert.notEqual(await page.textContent('.rollout .summary'), endBefore);
+  // The what-if travels in a share link.
+  await page.click('#share');
+  const url = await page.inputValue('#share-url');
+  const linked = await env.context.newPage();
+  await linked.goto(url.replace('/#', '/?whatif#'));
+  await linked.waitForSelector('table.levels');
+  assert.equal(await linked.$eval('tr[data-member="dev-eastus"] select.what-if', (s) => s.value), 'fail');
+  assert.match(await linked.textContent('tr[data-member="dev-eastus"] td.state'), /Failed/);
+  await linked.close();
   await afterEval(page, () => page.selectOption('tr[data-member="dev-eastus"] select.what-if', ''));
   assert.match(await page.textContent('.rollout h2'), /Completed/);
   // Slide to the very start: nothing has finished yet.

@@ -26,6 +26,8 @@ use yew::prelude::*;
 
 /// Longest evaluation delay after a keystroke.
 const MAX_DEBOUNCE_MS: f64 = 150.0;
+/// Evaluations faster than this run right after the keystroke.
+const FAST_MS: f64 = 25.0;
 
 /// Which editor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -106,6 +108,9 @@ pub struct App {
     seq: u64,
     dirty_markers: bool,
     _on_hash: Option<wasm_bindgen::closure::Closure<dyn FnMut()>>,
+    /// Every label/property of every cluster, for the fleet text it was read from (typing in
+    /// the policy editor does not re-read a large fleet).
+    fleet_facts: std::cell::RefCell<(String, Rc<Facts>)>,
 }
 
 fn perf() -> Option<web_sys::Performance> {
@@ -148,7 +153,12 @@ fn from_link() -> (Option<State>, Option<String>) {
             });
             (Some(d.state), notice)
         }
-        Some(Err(e)) => (None, Some(format!("The share link could not be opened: {e}. Showing your last session instead."))),
+        Some(Err(e)) => (
+            None,
+            Some(format!(
+                "The share link could not be opened: {e}. Showing your last session instead."
+            )),
+        ),
         None => (None, None),
     }
 }
@@ -173,11 +183,19 @@ impl App {
     fn compute(&self) -> Shown {
         let eval = evaluation::evaluate(&self.state);
         let list = |k: &str| Rc::new(arr(&eval.report, k).to_vec());
-        let facts = if self.state.view == View::Placement && !arr(&eval.report, "placements").is_empty() {
-            crate::locate::facts(&self.state.fleet, &self.state.policy)
-        } else {
-            Facts::new()
-        };
+        let facts =
+            if self.state.view == View::Placement && !arr(&eval.report, "placements").is_empty() {
+                let mut cache = self.fleet_facts.borrow_mut();
+                if cache.0 != self.state.fleet {
+                    *cache = (
+                        self.state.fleet.clone(),
+                        Rc::new(crate::locate::all_facts(&self.state.fleet)),
+                    );
+                }
+                crate::locate::facts(&cache.1, &self.state.policy)
+            } else {
+                Facts::new()
+            };
         Shown {
             errors: Rc::new(eval.errors.clone()),
             warnings: Rc::new(eval.warnings.clone()),
@@ -205,7 +223,12 @@ impl App {
             let w = self.shown.warnings.iter().map(|d| (d, "warning"));
             e.chain(w)
                 .filter(|(d, _)| d.source == src)
-                .map(|(d, sev)| Marker { line: d.line, column: d.column, severity: sev, message: d.message.clone() })
+                .map(|(d, sev)| Marker {
+                    line: d.line,
+                    column: d.column,
+                    severity: sev,
+                    message: d.message.clone(),
+                })
                 .collect()
         };
         if let Some(e) = &self.fleet_editor {
@@ -229,7 +252,10 @@ impl App {
     }
 
     fn clear_highlights(&self) {
-        for e in [&self.fleet_editor, &self.policy_editor].into_iter().flatten() {
+        for e in [&self.fleet_editor, &self.policy_editor]
+            .into_iter()
+            .flatten()
+        {
             e.highlight(Vec::new());
         }
     }
@@ -281,6 +307,7 @@ impl Component for App {
             seq: 0,
             dirty_markers: true,
             _on_hash: None,
+            fleet_facts: Default::default(),
         };
         app.refresh();
         app
@@ -294,11 +321,19 @@ impl Component for App {
                     Which::Policy => self.state.policy = text,
                 }
                 self.state.example = None;
-                // Adaptive debounce: about as long as the last evaluation + render took.
-                let delay = self.last_cost_ms.clamp(0.0, MAX_DEBOUNCE_MS) as u32;
+                // Adaptive debounce: fast evaluations run on the next task (keystrokes already
+                // queued are handled first); slow ones wait about as long as they take, so
+                // typing never queues up behind the engine.
+                let delay = if self.last_cost_ms < FAST_MS {
+                    0
+                } else {
+                    self.last_cost_ms.min(MAX_DEBOUNCE_MS) as u32
+                };
                 let link = ctx.link().clone();
                 // Replacing the previous timeout cancels it.
-                self.pending = Some(Timeout::new(delay, move || link.send_message(Msg::Evaluate)));
+                self.pending = Some(Timeout::new(delay, move || {
+                    link.send_message(Msg::Evaluate)
+                }));
                 false
             }
             Msg::Evaluate => {
@@ -324,16 +359,29 @@ impl Component for App {
                 true
             }
             Msg::Jump(source, line, column) => {
-                let ed = if source == FLEET { &self.fleet_editor } else { &self.policy_editor };
+                let ed = if source == FLEET {
+                    &self.fleet_editor
+                } else {
+                    &self.policy_editor
+                };
                 if let Some(e) = ed {
                     e.focus(line, column);
                 }
                 false
             }
             Msg::Select(placement, cluster) => {
-                let p = self.shown.placements.iter().find(|p| crate::json::s(p, "name") == placement);
+                let p = self
+                    .shown
+                    .placements
+                    .iter()
+                    .find(|p| crate::json::s(p, "name") == placement);
                 if let Some(p) = p {
-                    let (pl, fl) = crate::locate::decision_lines(&self.state.policy, &self.state.fleet, p, &cluster);
+                    let (pl, fl) = crate::locate::decision_lines(
+                        &self.state.policy,
+                        &self.state.fleet,
+                        p,
+                        &cluster,
+                    );
                     if let Some(e) = &self.policy_editor {
                         e.highlight(pl);
                     }
@@ -365,7 +413,12 @@ impl Component for App {
                 true
             }
             Msg::Pin => {
-                let label = format!("pinned at {}", chrono::DateTime::from_timestamp_millis(js_sys::Date::now() as i64).unwrap_or_default().format("%H:%M:%S UTC"));
+                let label = format!(
+                    "pinned at {}",
+                    chrono::DateTime::from_timestamp_millis(js_sys::Date::now() as i64)
+                        .unwrap_or_default()
+                        .format("%H:%M:%S UTC")
+                );
                 self.pinned = Some((self.shown.eval.report.clone(), label));
                 true
             }
@@ -374,11 +427,19 @@ impl Component for App {
                 true
             }
             Msg::ExportJson => {
-                crate::export::download("fleet-policy-result.json", "application/json", &crate::export::result_json(&self.state, &self.shown.eval));
+                crate::export::download(
+                    "fleet-policy-result.json",
+                    "application/json",
+                    &crate::export::result_json(&self.state, &self.shown.eval),
+                );
                 false
             }
             Msg::ExportYaml => {
-                crate::export::download("fleet-policy-inputs.yaml", "application/yaml", &crate::export::inputs_yaml(&self.state, &self.shown.eval));
+                crate::export::download(
+                    "fleet-policy-inputs.yaml",
+                    "application/yaml",
+                    &crate::export::inputs_yaml(&self.state, &self.shown.eval),
+                );
                 false
             }
             Msg::Share => {
@@ -391,7 +452,12 @@ impl Component for App {
                 true
             }
             Msg::ToggleTheme => {
-                self.theme = if self.theme == "dark" { "light" } else { "dark" }.to_string();
+                self.theme = if self.theme == "dark" {
+                    "light"
+                } else {
+                    "dark"
+                }
+                .to_string();
                 apply_theme(&self.theme);
                 share::save_theme(&self.theme);
                 true
@@ -418,17 +484,32 @@ impl Component for App {
             let link = ctx.link().clone();
             if let Some(el) = self.fleet_ref.cast::<web_sys::Element>() {
                 let l = link.clone();
-                self.fleet_editor = Some(Editor::mount(&el, &self.state.fleet, "Fleet YAML", move |t| l.send_message(Msg::Edited(Which::Fleet, t))));
+                self.fleet_editor = Some(Editor::mount(
+                    &el,
+                    &self.state.fleet,
+                    "Fleet YAML",
+                    move |t| l.send_message(Msg::Edited(Which::Fleet, t)),
+                ));
             }
             if let Some(el) = self.policy_ref.cast::<web_sys::Element>() {
                 let l = link;
-                self.policy_editor = Some(Editor::mount(&el, &self.state.policy, "Policy YAML", move |t| l.send_message(Msg::Edited(Which::Policy, t))));
+                self.policy_editor = Some(Editor::mount(
+                    &el,
+                    &self.state.policy,
+                    "Policy YAML",
+                    move |t| l.send_message(Msg::Edited(Which::Policy, t)),
+                ));
             }
             let l = ctx.link().clone();
-            let on_hash = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || l.send_message(Msg::OpenLink));
+            let on_hash = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || {
+                l.send_message(Msg::OpenLink)
+            });
             if let Some(w) = web_sys::window() {
                 use wasm_bindgen::JsCast;
-                let _ = w.add_event_listener_with_callback("hashchange", on_hash.as_ref().unchecked_ref());
+                let _ = w.add_event_listener_with_callback(
+                    "hashchange",
+                    on_hash.as_ref().unchecked_ref(),
+                );
             }
             self._on_hash = Some(on_hash);
             mark("fleet:first-result");
@@ -445,7 +526,12 @@ impl Component for App {
         let eval = &self.shown.eval;
         let at_value = eval.at.format("%Y-%m-%dT%H:%M:%S").to_string();
         let offset_min = -(js_sys::Date::new_0().get_timezone_offset() as i64);
-        let offset = format!("UTC{}{:02}:{:02}", if offset_min < 0 { '-' } else { '+' }, offset_min.abs() / 60, offset_min.abs() % 60);
+        let offset = format!(
+            "UTC{}{:02}:{:02}",
+            if offset_min < 0 { '-' } else { '+' },
+            offset_min.abs() / 60,
+            offset_min.abs() % 60
+        );
         let local = chrono::FixedOffset::east_opt((offset_min * 60) as i32)
             .map(|o| eval.at.with_timezone(&o).format("%H:%M").to_string())
             .unwrap_or_default();
@@ -453,9 +539,15 @@ impl Component for App {
             let v = e.target_unchecked_into::<HtmlInputElement>().value();
             // datetime-local gives "YYYY-MM-DDTHH:MM[:SS]"; the picker is in UTC.
             let v = if v.len() == 16 { format!("{v}:00") } else { v };
-            Msg::SetAt(if v.is_empty() { None } else { Some(format!("{v}Z")) })
+            Msg::SetAt(if v.is_empty() {
+                None
+            } else {
+                Some(format!("{v}Z"))
+            })
         });
-        let on_example = link.callback(|e: Event| Msg::LoadExample(e.target_unchecked_into::<HtmlSelectElement>().value()));
+        let on_example = link.callback(|e: Event| {
+            Msg::LoadExample(e.target_unchecked_into::<HtmlSelectElement>().value())
+        });
         let current_example = self.state.example.as_deref().and_then(Example::find);
         let tab = |v: View| {
             let selected = self.state.view == v;

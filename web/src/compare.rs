@@ -28,10 +28,16 @@ fn set_diff(area: &str, what: &str, before: &[String], after: &[String], out: &m
     let added: Vec<&str> = a.difference(&b).map(|x| x.as_str()).collect();
     let removed: Vec<&str> = b.difference(&a).map(|x| x.as_str()).collect();
     if !added.is_empty() {
-        out.push(Change { area: area.into(), text: format!("{what}: + {}", added.join(", ")) });
+        out.push(Change {
+            area: area.into(),
+            text: format!("{what}: + {}", added.join(", ")),
+        });
     }
     if !removed.is_empty() {
-        out.push(Change { area: area.into(), text: format!("{what}: − {}", removed.join(", ")) });
+        out.push(Change {
+            area: area.into(),
+            text: format!("{what}: − {}", removed.join(", ")),
+        });
     }
     if added.is_empty() && removed.is_empty() && before != after {
         out.push(Change {
@@ -65,21 +71,48 @@ pub fn diff(pinned: &Value, current: &Value) -> Vec<Change> {
         let area = format!("placement {name}");
         match (by_name(pb, &name), by_name(pa, &name)) {
             (Some(b), Some(a)) => {
-                set_diff(&area, "picked", &names(arr(b, "picked"), "cluster"), &names(arr(a, "picked"), "cluster"), &mut out);
-                set_diff(&area, "filtered", &names(arr(b, "filtered"), "cluster"), &names(arr(a, "filtered"), "cluster"), &mut out);
+                set_diff(
+                    &area,
+                    "picked",
+                    &names(arr(b, "picked"), "cluster"),
+                    &names(arr(a, "picked"), "cluster"),
+                    &mut out,
+                );
+                set_diff(
+                    &area,
+                    "filtered",
+                    &names(arr(b, "filtered"), "cluster"),
+                    &names(arr(a, "filtered"), "cluster"),
+                    &mut out,
+                );
                 for c in arr(a, "picked").iter().chain(arr(a, "notPicked")) {
                     let cl = s(c, "cluster");
-                    let old = arr(b, "picked").iter().chain(arr(b, "notPicked")).find(|o| s(o, "cluster") == cl);
+                    let old = arr(b, "picked")
+                        .iter()
+                        .chain(arr(b, "notPicked"))
+                        .find(|o| s(o, "cluster") == cl);
                     if let Some(o) = old {
                         for k in ["affinityScore", "topologySpreadScore"] {
                             field_diff(&area, &format!("{cl} {k}"), &o[k], &c[k], &mut out);
                         }
                     }
                 }
-                field_diff(&area, "Scheduled", &b["condition"]["message"], &a["condition"]["message"], &mut out);
+                field_diff(
+                    &area,
+                    "Scheduled",
+                    &b["condition"]["message"],
+                    &a["condition"]["message"],
+                    &mut out,
+                );
             }
-            (None, Some(_)) => out.push(Change { area, text: "new placement".into() }),
-            (Some(_), None) => out.push(Change { area, text: "placement removed".into() }),
+            (None, Some(_)) => out.push(Change {
+                area,
+                text: "new placement".into(),
+            }),
+            (Some(_), None) => out.push(Change {
+                area,
+                text: "placement removed".into(),
+            }),
             (None, None) => {}
         }
     }
@@ -90,12 +123,30 @@ pub fn diff(pinned: &Value, current: &Value) -> Vec<Change> {
         match (by_name(nb, &name), by_name(na, &name)) {
             (Some(b), Some(a)) => {
                 for r in ["Drifted", "Empty", "Underutilized"] {
-                    field_diff(&area, &format!("allowed {r}"), &b["allowedDisruptions"][r], &a["allowedDisruptions"][r], &mut out);
+                    field_diff(
+                        &area,
+                        &format!("allowed {r}"),
+                        &b["allowedDisruptions"][r],
+                        &a["allowedDisruptions"][r],
+                        &mut out,
+                    );
                 }
-                field_diff(&area, "next change", &b["nextChange"], &a["nextChange"], &mut out);
+                field_diff(
+                    &area,
+                    "next change",
+                    &b["nextChange"],
+                    &a["nextChange"],
+                    &mut out,
+                );
             }
-            (None, Some(_)) => out.push(Change { area, text: "new NodePool".into() }),
-            (Some(_), None) => out.push(Change { area, text: "NodePool removed".into() }),
+            (None, Some(_)) => out.push(Change {
+                area,
+                text: "new NodePool".into(),
+            }),
+            (Some(_), None) => out.push(Change {
+                area,
+                text: "NodePool removed".into(),
+            }),
             (None, None) => {}
         }
     }
@@ -107,24 +158,42 @@ pub fn diff(pinned: &Value, current: &Value) -> Vec<Change> {
             (Some(b), Some(a)) => {
                 field_diff(&area, "state", &b["state"], &a["state"], &mut out);
                 field_diff(&area, "end", &b["end"], &a["end"], &mut out);
-                set_diff(&area, "member order", &member_order(b), &member_order(a), &mut out);
+                set_diff(
+                    &area,
+                    "member order",
+                    &member_order(b),
+                    &member_order(a),
+                    &mut out,
+                );
                 for (m, st) in member_states(a) {
                     if let Some((_, old)) = member_states(b).into_iter().find(|(n, _)| *n == m) {
                         if old != st {
-                            out.push(Change { area: area.clone(), text: format!("{m}: {old} → {st}") });
+                            out.push(Change {
+                                area: area.clone(),
+                                text: format!("{m}: {old} → {st}"),
+                            });
                         }
                     }
                 }
             }
-            (None, Some(_)) => out.push(Change { area, text: "new rollout".into() }),
-            (Some(_), None) => out.push(Change { area, text: "rollout removed".into() }),
+            (None, Some(_)) => out.push(Change {
+                area,
+                text: "new rollout".into(),
+            }),
+            (Some(_), None) => out.push(Change {
+                area,
+                text: "rollout removed".into(),
+            }),
             (None, None) => {}
         }
     }
     // Problems.
     let (eb, ea) = (arr(pinned, "errors").len(), arr(current, "errors").len());
     if eb != ea {
-        out.push(Change { area: "input".into(), text: format!("errors: {eb} → {ea}") });
+        out.push(Change {
+            area: "input".into(),
+            text: format!("errors: {eb} → {ea}"),
+        });
     }
     out
 }

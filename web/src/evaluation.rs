@@ -96,14 +96,19 @@ pub fn evaluate(state: &State) -> Evaluation {
             Value::Null
         }
     };
-    let observed_rollouts = state.what_if.observe.as_deref().and_then(parse_at).and_then(|t| {
-        let mut o = options;
-        o["observe"] = json!(t.to_rfc3339_opts(SecondsFormat::Secs, true));
-        let opts: RolloutOptions = fleet_policy::report::options_from_json(&o).ok()?;
-        let r = fleet_policy::rollout(&sources, &opts);
-        let v = serde_json::to_value(&r).ok()?;
-        v.get("rollouts").and_then(Value::as_array).cloned()
-    });
+    let observed_rollouts = state
+        .what_if
+        .observe
+        .as_deref()
+        .and_then(parse_at)
+        .and_then(|t| {
+            let mut o = options;
+            o["observe"] = json!(t.to_rfc3339_opts(SecondsFormat::Secs, true));
+            let opts: RolloutOptions = fleet_policy::report::options_from_json(&o).ok()?;
+            let r = fleet_policy::rollout(&sources, &opts);
+            let v = serde_json::to_value(&r).ok()?;
+            v.get("rollouts").and_then(Value::as_array).cloned()
+        });
     Evaluation {
         at,
         at_is_now: parsed.is_none(),

@@ -22,13 +22,20 @@ pub fn inputs_yaml(state: &State, eval: &Evaluation) -> String {
     let at = eval.at.to_rfc3339_opts(SecondsFormat::Secs, true);
     let mut sets = String::new();
     let w = &state.what_if;
-    for (k, l) in [("fail", &w.fail), ("pending", &w.pending), ("skip", &w.skip)] {
+    for (k, l) in [
+        ("fail", &w.fail),
+        ("pending", &w.pending),
+        ("skip", &w.skip),
+    ] {
         if !l.is_empty() {
             sets.push_str(&format!(" --set {k}={}", l.join(",")));
         }
     }
     let opts = crate::evaluation::options_json(state, eval.at);
-    if let Some(events) = opts.get("events").filter(|e| e.as_array().is_some_and(|a| !a.is_empty())) {
+    if let Some(events) = opts
+        .get("events")
+        .filter(|e| e.as_array().is_some_and(|a| !a.is_empty()))
+    {
         sets.push_str(&format!(" --set 'events={events}'"));
     }
     let mut out = format!(

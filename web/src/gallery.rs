@@ -34,19 +34,59 @@ macro_rules! example {
 
 /// Every example, in gallery order. The first one opens by default.
 pub const EXAMPLES: &[Example] = &[
-    example!("pickall-label-property", "PickAll: label + property selectors", View::Placement),
+    example!(
+        "pickall-label-property",
+        "PickAll: label + property selectors",
+        View::Placement
+    ),
     example!("pickfixed", "PickFixed", View::Placement),
-    example!("pickn-preferred-labels", "PickN: preferred label terms", View::Placement),
-    example!("sorter-available-cpu", "Sorter: available CPU, descending", View::Placement),
-    example!("sorter-cpu-cost", "Sorter: per-core cost, ascending", View::Placement),
+    example!(
+        "pickn-preferred-labels",
+        "PickN: preferred label terms",
+        View::Placement
+    ),
+    example!(
+        "sorter-available-cpu",
+        "Sorter: available CPU, descending",
+        View::Placement
+    ),
+    example!(
+        "sorter-cpu-cost",
+        "Sorter: per-core cost, ascending",
+        View::Placement
+    ),
     example!("topology-spread", "Topology spread", View::Placement),
-    example!("taints-tolerations", "Taints and tolerations", View::Placement),
-    example!("budget-daily-freeze", "Budgets: 20% / 5 / 0 @daily 10m", View::Disruption),
-    example!("budget-business-hours", "Budgets: business-hours block", View::Disruption),
-    example!("budget-weekend-only", "Budgets: weekend-only", View::Disruption),
+    example!(
+        "taints-tolerations",
+        "Taints and tolerations",
+        View::Placement
+    ),
+    example!(
+        "budget-daily-freeze",
+        "Budgets: 20% / 5 / 0 @daily 10m",
+        View::Disruption
+    ),
+    example!(
+        "budget-business-hours",
+        "Budgets: business-hours block",
+        View::Disruption
+    ),
+    example!(
+        "budget-weekend-only",
+        "Budgets: weekend-only",
+        View::Disruption
+    ),
     example!("budget-ramp-up", "Budgets: ramp-up", View::Disruption),
-    example!("azure-update-run", "Azure update run: 2 stages x 2 groups", View::Rollout),
-    example!("kubefleet-staged-run", "KubeFleet staged update run", View::Rollout),
+    example!(
+        "azure-update-run",
+        "Azure update run: 2 stages x 2 groups",
+        View::Rollout
+    ),
+    example!(
+        "kubefleet-staged-run",
+        "KubeFleet staged update run",
+        View::Rollout
+    ),
 ];
 
 impl Example {
@@ -88,7 +128,10 @@ impl Example {
         };
         // The fleet part ends with the `---` that keeps the whole file one valid stream.
         let mut fleet = fleet.to_vec();
-        while fleet.last().is_some_and(|l| l.trim() == "---" || l.trim().is_empty()) {
+        while fleet
+            .last()
+            .is_some_and(|l| l.trim() == "---" || l.trim().is_empty())
+        {
             fleet.pop();
         }
         (join(&fleet), join(policy))

@@ -60,7 +60,7 @@ pub fn compact(v: &Value) -> String {
                 .unwrap_or("");
             let rest: Vec<String> = o
                 .iter()
-                .filter(|(k, _)| *k != "type" && !(head != "" && *k == "reason"))
+                .filter(|(k, _)| *k != "type" && (head.is_empty() || *k != "reason"))
                 .map(|(k, v)| format!("{k}: {}", compact(v)))
                 .collect();
             match (head.is_empty(), rest.is_empty()) {

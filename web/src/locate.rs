@@ -21,7 +21,8 @@ fn node_at<'a>(root: &'a Node, path: &str) -> Option<&'a Node> {
 }
 
 const REQUIRED: &str = "spec.policy.affinity.clusterAffinity.requiredDuringSchedulingIgnoredDuringExecution.clusterSelectorTerms";
-const PREFERRED: &str = "spec.policy.affinity.clusterAffinity.preferredDuringSchedulingIgnoredDuringExecution";
+const PREFERRED: &str =
+    "spec.policy.affinity.clusterAffinity.preferredDuringSchedulingIgnoredDuringExecution";
 
 /// Lines to highlight in (policy, fleet) for a cluster of a placement.
 pub fn decision_lines(
@@ -33,10 +34,10 @@ pub fn decision_lines(
     let pname = s(placement, "name");
     let pin = Input::parse(&[Source::new("policy", policy)]);
     let fin = Input::parse(&[Source::new("fleet", fleet)]);
-    let doc = pin
-        .documents
-        .iter()
-        .find(|d| (d.kind == "ClusterResourcePlacement" || d.kind == "ResourcePlacement") && d.name.as_deref() == Some(pname));
+    let doc = pin.documents.iter().find(|d| {
+        (d.kind == "ClusterResourcePlacement" || d.kind == "ResourcePlacement")
+            && d.name.as_deref() == Some(pname)
+    });
     let cdoc = fin
         .documents
         .iter()
@@ -44,7 +45,11 @@ pub fn decision_lines(
         .find(|d| d.kind == "MemberCluster" && d.name.as_deref() == Some(cluster));
     let mut paths: Vec<String> = Vec::new();
     let mut fleet_paths: Vec<&str> = vec!["metadata.name"];
-    let find = |key: &str| arr(placement, key).iter().find(|c| s(c, "cluster") == cluster);
+    let find = |key: &str| {
+        arr(placement, key)
+            .iter()
+            .find(|c| s(c, "cluster") == cluster)
+    };
     if let Some(f) = find("filtered") {
         let e = &f["explanation"];
         match s(e, "type") {
@@ -53,13 +58,15 @@ pub fn decision_lines(
                     let term = i(t, "term").unwrap_or(0);
                     let base = format!("{REQUIRED}[{term}]");
                     match s(t, "type") {
-                        "property" | "propertyMissing" => {
-                            paths.push(format!("{base}.propertySelector.matchExpressions[{}]", i(t, "expression").unwrap_or(0)))
-                        }
+                        "property" | "propertyMissing" => paths.push(format!(
+                            "{base}.propertySelector.matchExpressions[{}]",
+                            i(t, "expression").unwrap_or(0)
+                        )),
                         _ => {
                             let src = &t["mismatch"]["requirement"]["source"];
                             match i(src, "index") {
-                                Some(ix) => paths.push(format!("{base}.labelSelector.matchExpressions[{ix}]")),
+                                Some(ix) => paths
+                                    .push(format!("{base}.labelSelector.matchExpressions[{ix}]")),
                                 None => paths.push(format!("{base}.labelSelector.matchLabels")),
                             }
                         }
@@ -71,9 +78,10 @@ pub fn decision_lines(
                 paths.push("spec.policy.tolerations".into());
                 fleet_paths.push("spec.taints");
             }
-            "topologySpreadViolated" => {
-                paths.push(format!("spec.policy.topologySpreadConstraints[{}]", i(e, "constraint").unwrap_or(0)))
-            }
+            "topologySpreadViolated" => paths.push(format!(
+                "spec.policy.topologySpreadConstraints[{}]",
+                i(e, "constraint").unwrap_or(0)
+            )),
             _ => fleet_paths.push("status"),
         }
     } else if let Some(p) = find("picked").or_else(|| find("notPicked")) {
@@ -85,14 +93,19 @@ pub fn decision_lines(
         }
         for c in arr(bd, "topologySpread") {
             if i(c, "score").unwrap_or(0) != 0 {
-                paths.push(format!("spec.policy.topologySpreadConstraints[{}]", i(c, "constraint").unwrap_or(0)));
+                paths.push(format!(
+                    "spec.policy.topologySpreadConstraints[{}]",
+                    i(c, "constraint").unwrap_or(0)
+                ));
             }
         }
         if paths.is_empty() {
             // PickFixed names it; otherwise the required terms (or no policy) let it through.
-            if let Some(ix) = doc.and_then(|d| node_at(&d.root, "spec.policy.clusterNames")).and_then(|n| n.as_seq()).and_then(|seq| {
-                seq.iter().position(|x| x.as_str() == Some(cluster))
-            }) {
+            if let Some(ix) = doc
+                .and_then(|d| node_at(&d.root, "spec.policy.clusterNames"))
+                .and_then(|n| n.as_seq())
+                .and_then(|seq| seq.iter().position(|x| x.as_str() == Some(cluster)))
+            {
                 paths.push(format!("spec.policy.clusterNames[{ix}]"));
             } else {
                 paths.push(REQUIRED.into());
@@ -101,43 +114,74 @@ pub fn decision_lines(
         }
     }
     let policy_lines = doc
-        .map(|d| paths.iter().filter_map(|p| node_at(&d.root, p)).map(|n| n.span.line).collect())
+        .map(|d| {
+            paths
+                .iter()
+                .filter_map(|p| node_at(&d.root, p))
+                .map(|n| n.span.line)
+                .collect()
+        })
         .unwrap_or_default();
     let fleet_lines = cdoc
         .filter(|d| d.source == "fleet")
-        .map(|d| fleet_paths.iter().filter_map(|p| node_at(&d.root, p)).map(|n| n.span.line).collect())
+        .map(|d| {
+            fleet_paths
+                .iter()
+                .filter_map(|p| node_at(&d.root, p))
+                .map(|n| n.span.line)
+                .collect()
+        })
         .unwrap_or_default();
     (policy_lines, fleet_lines)
 }
 
-/// Labels and properties of each MemberCluster whose key the policy text mentions.
-pub fn facts(fleet: &str, policy: &str) -> Facts {
+/// Of [`all_facts`], the labels and properties whose key the policy text mentions.
+pub fn facts(all: &Facts, policy: &str) -> Facts {
+    all.iter()
+        .map(|(c, list)| {
+            let keep = list
+                .iter()
+                .filter(|(k, _)| policy.contains(k.as_str()))
+                .cloned()
+                .collect();
+            (c.clone(), keep)
+        })
+        .collect()
+}
+
+/// Every label and property of each MemberCluster in the fleet text.
+pub fn all_facts(fleet: &str) -> Facts {
     let mut out = Facts::new();
     let input = Input::parse(&[Source::new("fleet", fleet)]);
     for d in input.of_kind("MemberCluster") {
         let Some(name) = d.name.clone() else { continue };
         let mut list = Vec::new();
         for (k, v) in d.labels() {
-            if policy.contains(k) {
-                list.push((k.to_string(), v.to_string()));
-            }
+            list.push((k.to_string(), v.to_string()));
         }
         if let Some(props) = node_at(&d.root, "status.properties").and_then(Node::as_map) {
             for (k, v) in props {
-                let (Some(k), Some(v)) = (k.as_str(), v.get("value").and_then(Node::as_scalar)) else { continue };
-                if policy.contains(k) {
-                    list.push((k.to_string(), v.to_string()));
-                }
+                let (Some(k), Some(v)) = (k.as_str(), v.get("value").and_then(Node::as_scalar))
+                else {
+                    continue;
+                };
+                list.push((k.to_string(), v.to_string()));
             }
         }
-        for (kind, prefix) in [("capacity", "total"), ("allocatable", "allocatable"), ("available", "available")] {
-            if let Some(res) = node_at(&d.root, &format!("status.resourceUsage.{kind}")).and_then(Node::as_map) {
+        for (kind, prefix) in [
+            ("capacity", "total"),
+            ("allocatable", "allocatable"),
+            ("available", "available"),
+        ] {
+            if let Some(res) =
+                node_at(&d.root, &format!("status.resourceUsage.{kind}")).and_then(Node::as_map)
+            {
                 for (k, v) in res {
-                    let (Some(k), Some(v)) = (k.as_str(), v.as_scalar()) else { continue };
+                    let (Some(k), Some(v)) = (k.as_str(), v.as_scalar()) else {
+                        continue;
+                    };
                     let prop = format!("resources.kubernetes-fleet.io/{prefix}-{k}");
-                    if policy.contains(&prop) {
-                        list.push((prop, v.to_string()));
-                    }
+                    list.push((prop, v.to_string()));
                 }
             }
         }

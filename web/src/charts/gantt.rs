@@ -54,7 +54,12 @@ const AXIS: f64 = 24.0;
 /// The chart.
 #[function_component(Gantt)]
 pub fn gantt(p: &GanttProps) -> Html {
-    let axis = TimeAxis { start: p.start, end: p.end, x0: LABEL, x1: W - 8.0 };
+    let axis = TimeAxis {
+        start: p.start,
+        end: p.end,
+        x0: LABEL,
+        x1: W - 8.0,
+    };
     let h = AXIS + ROW * p.rows.len() as f64 + 6.0;
     html! {
         <svg class="chart gantt" viewBox={format!("0 0 {W} {h}")} role="img" aria-label={p.title.clone()}>

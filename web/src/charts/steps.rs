@@ -52,7 +52,12 @@ const BOTTOM: f64 = 36.0;
 /// The stepped chart.
 #[function_component(StepChart)]
 pub fn step_chart(p: &StepProps) -> Html {
-    let axis = TimeAxis { start: p.start, end: p.end, x0: LEFT, x1: W - RIGHT };
+    let axis = TimeAxis {
+        start: p.start,
+        end: p.end,
+        x0: LEFT,
+        x1: W - RIGHT,
+    };
     let finite_max = p
         .series
         .iter()
@@ -60,9 +65,16 @@ pub fn step_chart(p: &StepProps) -> Html {
         .max()
         .unwrap_or(0)
         .max(1);
-    let has_unlimited = p.series.iter().any(|s| s.steps.iter().any(|(_, v)| v.is_none()));
+    let has_unlimited = p
+        .series
+        .iter()
+        .any(|s| s.steps.iter().any(|(_, v)| v.is_none()));
     // Unlimited is drawn on a band above the largest finite value.
-    let top_value = if has_unlimited { finite_max as f64 * 1.25 + 1.0 } else { finite_max as f64 };
+    let top_value = if has_unlimited {
+        finite_max as f64 * 1.25 + 1.0
+    } else {
+        finite_max as f64
+    };
     let y = |v: Option<i64>| -> f64 {
         let v = v.map(|v| v as f64).unwrap_or(top_value);
         TOP + (1.0 - v / top_value) * (H - TOP - BOTTOM)

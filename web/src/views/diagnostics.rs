@@ -27,7 +27,11 @@ pub fn problems(props: &ProblemsProps) -> Html {
             (Some(k), None) => format!("document {} ({k})", d.document),
             _ => format!("document {}", d.document),
         };
-        let path = if d.path.is_empty() { String::new() } else { format!(", {}", d.path) };
+        let path = if d.path.is_empty() {
+            String::new()
+        } else {
+            format!(", {}", d.path)
+        };
         let onclick = {
             let jump = props.on_jump.clone();
             let target = (d.source.clone(), d.line, d.column);

@@ -51,7 +51,11 @@ fn node_pool(np: &Value, at: DateTime<Utc>) -> Html {
             .filter(|a| arr(a, "binding").iter().any(|x| x.as_str() == Some(r)))
             .map(|a| format!("budget {} ({})", i(a, "index").unwrap_or(0), s(a, "nodes")))
             .collect();
-        if list.is_empty() { html! { <span class="muted">{ "none: no active budget limits it" }</span> } } else { html! { { list.join(", ") } } }
+        if list.is_empty() {
+            html! { <span class="muted">{ "none: no active budget limits it" }</span> }
+        } else {
+            html! { { list.join(", ") } }
+        }
     };
     let end = at + Duration::hours(168);
     let series: Vec<Series> = REASONS
@@ -60,7 +64,12 @@ fn node_pool(np: &Value, at: DateTime<Utc>) -> Html {
             name: r.to_string(),
             steps: arr(np, "timeline")
                 .iter()
-                .filter_map(|pt| Some((time(pt, "at")?, per_reason(&pt["allowedDisruptions"], r).and_then(unlimited))))
+                .filter_map(|pt| {
+                    Some((
+                        time(pt, "at")?,
+                        per_reason(&pt["allowedDisruptions"], r).and_then(unlimited),
+                    ))
+                })
                 .collect(),
         })
         .collect();
@@ -68,11 +77,23 @@ fn node_pool(np: &Value, at: DateTime<Utc>) -> Html {
         .iter()
         .enumerate()
         .flat_map(|(row, bu)| {
-            let label = format!("budget {} nodes {} {}", i(bu, "index").unwrap_or(row as i64), s(bu, "nodes"), s(bu, "schedule"));
+            let label = format!(
+                "budget {} nodes {} {}",
+                i(bu, "index").unwrap_or(row as i64),
+                s(bu, "nodes"),
+                s(bu, "schedule")
+            );
             arr(bu, "windows")
                 .iter()
                 .filter(|_| opt_s(bu, "schedule").is_some())
-                .filter_map(move |w| Some(Window { label: label.clone(), start: time(w, "start")?, end: time(w, "end"), row }))
+                .filter_map(move |w| {
+                    Some(Window {
+                        label: label.clone(),
+                        start: time(w, "start")?,
+                        end: time(w, "end"),
+                        row,
+                    })
+                })
                 .collect::<Vec<_>>()
         })
         .collect();

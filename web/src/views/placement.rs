@@ -56,21 +56,40 @@ struct OneProps {
 
 /// Words for one failed requirement: what was required, what was observed.
 pub fn mismatch_text(m: &Value) -> (String, String) {
-    let term = i(m, "term").map(|t| format!("term {t}: ")).unwrap_or_default();
+    let term = i(m, "term")
+        .map(|t| format!("term {t}: "))
+        .unwrap_or_default();
     match s(m, "type") {
         "property" => (
-            format!("{term}{} {} {}", s(m, "name"), s(m, "operator"), s(m, "required")),
+            format!(
+                "{term}{} {} {}",
+                s(m, "name"),
+                s(m, "operator"),
+                s(m, "required")
+            ),
             s(m, "observed").to_string(),
         ),
-        "propertyMissing" => (format!("{term}{} (property)", s(m, "name")), "absent".into()),
+        "propertyMissing" => (
+            format!("{term}{} (property)", s(m, "name")),
+            "absent".into(),
+        ),
         _ => {
             let mm = &m["mismatch"];
             let req = &mm["requirement"];
-            let values: Vec<&str> = arr(req, "values").iter().filter_map(Value::as_str).collect();
-            let vals = if values.is_empty() { String::new() } else { format!(" [{}]", values.join(", ")) };
+            let values: Vec<&str> = arr(req, "values")
+                .iter()
+                .filter_map(Value::as_str)
+                .collect();
+            let vals = if values.is_empty() {
+                String::new()
+            } else {
+                format!(" [{}]", values.join(", "))
+            };
             (
                 format!("{term}{} {}{vals}", s(req, "key"), s(req, "operator")),
-                opt_s(mm, "observed").map(|o| format!("{}={o}", s(req, "key"))).unwrap_or_else(|| "absent".into()),
+                opt_s(mm, "observed")
+                    .map(|o| format!("{}={o}", s(req, "key")))
+                    .unwrap_or_else(|| "absent".into()),
             )
         }
     }
@@ -147,7 +166,12 @@ fn one_placement(props: &OneProps) -> Html {
     let filtered = arr(p, "filtered");
     let total = picked.len() + not_picked.len() + filtered.len();
     let limit = if *show_all { usize::MAX } else { FIRST_ROWS };
-    let is_selected = |c: &str| props.selected.as_ref().is_some_and(|(pl, cl)| *pl == name && cl == c);
+    let is_selected = |c: &str| {
+        props
+            .selected
+            .as_ref()
+            .is_some_and(|(pl, cl)| *pl == name && cl == c)
+    };
     let select = |c: &str| {
         let cb = props.on_select.clone();
         let key = (name.clone(), c.to_string());
@@ -161,7 +185,10 @@ fn one_placement(props: &OneProps) -> Html {
             _ => html! { <span class="muted">{ "—" }</span> },
         }
     };
-    let scored = picked.iter().map(|c| (c, true)).chain(not_picked.iter().map(|c| (c, false)));
+    let scored = picked
+        .iter()
+        .map(|c| (c, true))
+        .chain(not_picked.iter().map(|c| (c, false)));
     let rows = scored.enumerate().map(|(rank, (c, is_picked))| {
         let cl = s(c, "cluster");
         html! {
@@ -223,6 +250,16 @@ fn one_placement(props: &OneProps) -> Html {
                 <button type="button" class="show-all" onclick={ let s = show_all.clone(); Callback::from(move |_| s.set(true)) }>
                     { format!("Show all {total} clusters") }
                 </button>
+            }
+            if !arr(p, "decisions").is_empty() {
+                <details class="decisions"><summary>{ format!("status.clusterDecisions ({})", arr(p, "decisions").len()) }</summary>
+                    <div class="table-wrap"><table>
+                        <thead><tr><th scope="col">{ "Cluster" }</th><th scope="col">{ "Selected" }</th><th scope="col">{ "Reason" }</th></tr></thead>
+                        <tbody>{ for arr(p, "decisions").iter().take(limit).map(|d| html! {
+                            <tr><th scope="row">{ s(d, "clusterName") }</th><td>{ d.get("selected").and_then(Value::as_bool).unwrap_or(false).to_string() }</td><td>{ s(d, "reason") }</td></tr>
+                        }) }</tbody>
+                    </table></div>
+                </details>
             }
             if !kept.is_empty() || !unscheduled.is_empty() {
                 <p class="bindings">{ format!("Existing bindings kept: {}; unscheduled: {}",

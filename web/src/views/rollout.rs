@@ -67,12 +67,21 @@ fn span(r: &Value) -> (DateTime<Utc>, DateTime<Utc>) {
     }
     let start = times.iter().min().copied().unwrap_or_default();
     let end = times.iter().max().copied().unwrap_or(start);
-    let end = if end <= start { start + Duration::hours(1) } else { end };
+    let end = if end <= start {
+        start + Duration::hours(1)
+    } else {
+        end
+    };
     (start, end)
 }
 
 fn bar(v: &Value, class: &str, title: String) -> Option<Bar> {
-    Some(Bar { start: time(v, "start")?, end: time(v, "end"), class: class.to_string(), title })
+    Some(Bar {
+        start: time(v, "start")?,
+        end: time(v, "end"),
+        class: class.to_string(),
+        title,
+    })
 }
 
 fn find<'a>(list: &'a [Value], name: &str, key: &str) -> Option<&'a Value> {
@@ -87,41 +96,94 @@ fn one(r: &Value, p: &RolloutProps) -> Html {
         .as_ref()
         .and_then(|o| find(o, &name, "name"))
         .unwrap_or(r);
-    let cursor = p.what_if.observe.as_deref().and_then(crate::evaluation::parse_at);
+    let cursor = p
+        .what_if
+        .observe
+        .as_deref()
+        .and_then(crate::evaluation::parse_at);
     // States at the observed instant, looked up in the engine's observed report.
     let ostage = |st: &str| find(arr(observed, "stages"), st, "name");
     let ogroup = |st: &str, g: &str| ostage(st).and_then(|o| find(arr(o, "groups"), g, "name"));
-    let omember = |st: &str, m: &str| ostage(st).and_then(|o| members(o).find(|x| s(x, "cluster") == m));
+    let omember =
+        |st: &str, m: &str| ostage(st).and_then(|o| members(o).find(|x| s(x, "cluster") == m));
     let mut rows = Vec::new();
     for st in arr(r, "stages") {
         let sn = s(st, "name");
         let state = ostage(sn).map(|o| s(o, "state")).unwrap_or("").to_string();
-        let mut bars: Vec<Bar> = bar(st, "stage", format!("stage {sn}: {}", s(st, "state"))).into_iter().collect();
+        let mut bars: Vec<Bar> = bar(st, "stage", format!("stage {sn}: {}", s(st, "state")))
+            .into_iter()
+            .collect();
         for w in arr(st, "waits") {
             let kind = s(w, "kind");
-            let class = if kind == "Approval" { "approval" } else { "wait" };
-            bars.extend(bar(w, class, format!("{kind} {} ({})", s(w, "name"), s(w, "placement"))));
+            let class = if kind == "Approval" {
+                "approval"
+            } else {
+                "wait"
+            };
+            bars.extend(bar(
+                w,
+                class,
+                format!("{kind} {} ({})", s(w, "name"), s(w, "placement")),
+            ));
         }
-        rows.push(Row { level: 0, label: format!("stage {sn}"), bars, state });
+        rows.push(Row {
+            level: 0,
+            label: format!("stage {sn}"),
+            bars,
+            state,
+        });
         for g in arr(st, "groups") {
             let gn = s(g, "name");
-            let gstate = ogroup(sn, gn).map(|o| s(o, "state")).unwrap_or("").to_string();
-            rows.push(Row { level: 1, label: format!("group {gn}"), bars: vec![], state: gstate });
+            let gstate = ogroup(sn, gn)
+                .map(|o| s(o, "state"))
+                .unwrap_or("")
+                .to_string();
+            rows.push(Row {
+                level: 1,
+                label: format!("group {gn}"),
+                bars: vec![],
+                state: gstate,
+            });
             for m in arr(g, "members") {
                 let mn = s(m, "cluster");
-                let mstate = omember(sn, mn).map(|o| s(o, "state")).unwrap_or("").to_string();
+                let mstate = omember(sn, mn)
+                    .map(|o| s(o, "state"))
+                    .unwrap_or("")
+                    .to_string();
                 let mut bars: Vec<Bar> = Vec::new();
                 if let Some(ws) = time(m, "nextWindowStart") {
-                    bars.push(Bar { start: ws, end: Some(ws + Duration::minutes(20)), class: "window".into(), title: format!("maintenance window opens {}", ws.to_rfc3339()) });
+                    bars.push(Bar {
+                        start: ws,
+                        end: Some(ws + Duration::minutes(20)),
+                        class: "window".into(),
+                        title: format!("maintenance window opens {}", ws.to_rfc3339()),
+                    });
                 }
-                let reason = opt_s(m, "message").map(str::to_string).or_else(|| m.get("reason").filter(|v| !v.is_null()).map(compact));
-                bars.extend(bar(m, &s(m, "state").to_lowercase(), format!("{mn}: {}{}", s(m, "state"), reason.map(|x| format!(" — {x}")).unwrap_or_default())));
-                rows.push(Row { level: 2, label: mn.to_string(), bars, state: mstate });
+                let reason = opt_s(m, "message")
+                    .map(str::to_string)
+                    .or_else(|| m.get("reason").filter(|v| !v.is_null()).map(compact));
+                bars.extend(bar(
+                    m,
+                    &s(m, "state").to_lowercase(),
+                    format!(
+                        "{mn}: {}{}",
+                        s(m, "state"),
+                        reason.map(|x| format!(" — {x}")).unwrap_or_default()
+                    ),
+                ));
+                rows.push(Row {
+                    level: 2,
+                    label: mn.to_string(),
+                    bars,
+                    state: mstate,
+                });
             }
         }
     }
     let total_min = (end - start).num_minutes().max(1);
-    let slider_value = cursor.map(|c| (c - start).num_minutes().clamp(0, total_min)).unwrap_or(total_min);
+    let slider_value = cursor
+        .map(|c| (c - start).num_minutes().clamp(0, total_min))
+        .unwrap_or(total_min);
     let on_slide = {
         let cb = p.on_observe.clone();
         Callback::from(move |e: InputEvent| {
@@ -136,7 +198,11 @@ fn one(r: &Value, p: &RolloutProps) -> Html {
         Callback::from(move |_| cb.emit(None))
     };
     let slider_id = format!("slider-{name}");
-    let approvals: Vec<&Value> = arr(r, "stages").iter().flat_map(|st| arr(st, "waits")).filter(|w| s(w, "kind") == "Approval").collect();
+    let approvals: Vec<&Value> = arr(r, "stages")
+        .iter()
+        .flat_map(|st| arr(st, "waits"))
+        .filter(|w| s(w, "kind") == "Approval")
+        .collect();
     html! {
         <section class="rollout" aria-label={format!("Rollout {name}")} data-rollout={name.clone()}>
             <h2>{ format!("{} {name}", if s(r, "kind").is_empty() { "Rollout" } else { s(r, "kind") }) }
