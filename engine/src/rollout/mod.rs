@@ -1,59 +1,217 @@
 //! Rollouts: Azure Fleet update runs, KubeFleet RollingUpdate and staged update runs.
+//!
+//! Every rollout becomes one normalised plan ([`plan::Rollout`], rollout.md Part C): stages in
+//! sequence, groups in parallel, members under a concurrency limit, waits and approval gates,
+//! simulated on a virtual clock that starts at the options' `at` (or `start`). What-ifs and the
+//! spec's assumption switches are [`RolloutOptions`] fields; the assumptions used are listed in
+//! each rollout.
 
+pub mod assumptions;
+pub mod azure;
+pub mod channels;
+pub mod intstr;
+pub mod kubefleet;
+pub mod maintenance;
+pub mod node_image;
+pub mod options;
+pub mod plan;
 pub mod report;
+pub mod rolling;
+pub mod simulate;
+pub mod snapshots;
+pub mod staged;
 pub mod table;
 
 use crate::input::kinds::KindInfo;
-use crate::input::{Diagnostic, FieldPath, Input};
-use chrono::{DateTime, Utc};
-use serde::Deserialize;
+use crate::input::{Diagnostic, Document, FieldPath, Input, Severity};
+use chrono::{DateTime, TimeZone, Utc};
 
+pub use options::RolloutOptions;
 pub use report::RolloutReport;
+
+const KF: &[&str] = &[
+    "placement.kubernetes-fleet.io/v1",
+    "placement.kubernetes-fleet.io/v1beta1",
+];
+const AZ: &[&str] = &[crate::model::rollout::AZURE_API_VERSION];
 
 /// Kinds the rollout engine reads.
 pub const KINDS: &[KindInfo] = &[
     KindInfo {
         kind: "ClusterStagedUpdateStrategy",
-        api_versions: &[
-            "placement.kubernetes-fleet.io/v1",
-            "placement.kubernetes-fleet.io/v1beta1",
-        ],
+        api_versions: KF,
     },
     KindInfo {
         kind: "ClusterStagedUpdateRun",
+        api_versions: KF,
+    },
+    KindInfo {
+        kind: "ClusterResourceBinding",
+        api_versions: KF,
+    },
+    KindInfo {
+        kind: "ClusterResourcePlacement",
+        api_versions: KF,
+    },
+    KindInfo {
+        kind: "MemberCluster",
         api_versions: &[
-            "placement.kubernetes-fleet.io/v1",
-            "placement.kubernetes-fleet.io/v1beta1",
+            "cluster.kubernetes-fleet.io/v1",
+            "cluster.kubernetes-fleet.io/v1beta1",
         ],
+    },
+    KindInfo {
+        kind: "UpdateRun",
+        api_versions: AZ,
+    },
+    KindInfo {
+        kind: "FleetUpdateStrategy",
+        api_versions: AZ,
+    },
+    KindInfo {
+        kind: "FleetMember",
+        api_versions: AZ,
+    },
+    KindInfo {
+        kind: "AutoUpgradeProfile",
+        api_versions: AZ,
+    },
+    KindInfo {
+        kind: "AvailableVersions",
+        api_versions: AZ,
     },
 ];
 
-/// Options of a rollout evaluation.
-#[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RolloutOptions {
-    /// The evaluation instant (also the default start of a simulated run).
-    pub at: DateTime<Utc>,
+/// Kinds whose presence makes [`applies`] true.
+const ROLLOUT_KINDS: &[&str] = &[
+    "ClusterStagedUpdateStrategy",
+    "ClusterStagedUpdateRun",
+    "ClusterResourceBinding",
+    "UpdateRun",
+    "FleetUpdateStrategy",
+    "FleetMember",
+    "AutoUpgradeProfile",
+];
+
+/// Whether the input holds anything this engine evaluates: a rollout kind, or a
+/// ClusterResourcePlacement with an explicit `spec.strategy`.
+pub fn applies(input: &Input) -> bool {
+    input.documents.iter().any(|d| {
+        ROLLOUT_KINDS.contains(&d.kind.as_str())
+            || (d.kind == "ClusterResourcePlacement"
+                && d.root.get("spec").and_then(|s| s.get("strategy")).is_some())
+    })
 }
 
-/// Whether the input holds anything this engine evaluates.
-pub fn applies(input: &Input) -> bool {
-    input.of_kind("ClusterStagedUpdateRun").next().is_some()
+/// Unix seconds → UTC instant (clamped to chrono's range).
+pub(crate) fn ts(t: i64) -> DateTime<Utc> {
+    Utc.timestamp_opt(t, 0)
+        .single()
+        .unwrap_or(DateTime::<Utc>::MIN_UTC)
+}
+
+/// Collects diagnostics and layered findings while reading and planning.
+#[derive(Default)]
+pub(crate) struct Ctx {
+    pub errors: Vec<Diagnostic>,
+    pub warnings: Vec<Diagnostic>,
+    pub findings: Vec<report::LayeredFinding>,
+}
+
+impl Ctx {
+    /// An error at a field, with the layer that refuses it.
+    pub fn layered(&mut self, doc: &Document, path: &str, layer: staged::Layer, message: String) {
+        let fp: FieldPath = path.into();
+        let d = doc.diagnostic(Severity::Error, &fp, message);
+        self.findings.push(report::LayeredFinding {
+            layer,
+            diagnostic: d.clone(),
+        });
+        self.errors.push(d);
+    }
+
+    /// A warning at a field.
+    pub fn warn(&mut self, doc: &Document, path: &str, message: &str) {
+        let fp: FieldPath = path.into();
+        self.warnings
+            .push(doc.diagnostic(Severity::Warning, &fp, message));
+    }
 }
 
 /// Plans and simulates every rollout in the input.
-pub fn rollout(input: &Input, _options: &RolloutOptions) -> RolloutReport {
-    let errors: Vec<Diagnostic> = input
-        .of_kind("ClusterStagedUpdateRun")
-        .map(|d| {
-            d.error(
-                &FieldPath::root(),
-                "rollout evaluation is not implemented yet",
-            )
-        })
-        .collect();
+pub fn rollout(input: &Input, options: &RolloutOptions) -> RolloutReport {
+    let mut ctx = Ctx::default();
+    let resolved = match options.resolved() {
+        Ok(o) => o,
+        Err(message) => {
+            ctx.errors.push(Diagnostic::in_source(
+                Severity::Error,
+                "options",
+                0,
+                crate::input::Span::default(),
+                message,
+            ));
+            options.clone()
+        }
+    };
+    let options = &resolved;
+    let az = azure::read(input, &mut ctx);
+    let kf = kubefleet::read(input, options, &mut ctx);
+    let mut rollouts = azure::rollouts(input, &az, options, &mut ctx);
+    rollouts.extend(kubefleet::rollouts(input, &kf, options, &mut ctx));
+    // Results must not depend on document order.
+    rollouts.sort_by(|a, b| (a.system, &a.kind, &a.name).cmp(&(b.system, &b.kind, &b.name)));
+    if let Some(t) = options.observe {
+        for r in &mut rollouts {
+            observe(r, t);
+        }
+    }
     RolloutReport {
-        errors,
-        ..RolloutReport::default()
+        rollouts,
+        findings: ctx.findings,
+        errors: ctx.errors,
+        warnings: ctx.warnings,
     }
 }
+
+/// Rewrites every state to the one in force at `t` (the last timeline entry at or before it).
+pub fn observe(r: &mut plan::Rollout, t: DateTime<Utc>) {
+    use plan::{State, Subject};
+    use std::collections::HashMap;
+    let mut last: HashMap<(Subject, &str, Option<&str>), State> = HashMap::new();
+    for e in r.timeline.iter().filter(|e| e.at <= t) {
+        last.insert((e.subject, e.name.as_str(), e.stage.as_deref()), e.state);
+    }
+    let get = |s: Subject, n: &str, st: Option<&str>| {
+        last.get(&(s, n, st)).copied().unwrap_or(State::NotStarted)
+    };
+    let run_state = get(Subject::Run, &r.name, None);
+    let mut stages = r.stages.clone();
+    for stage in &mut stages {
+        let sname = stage.name.clone();
+        stage.state = get(Subject::Stage, &sname, None);
+        for g in &mut stage.groups {
+            let gs = last
+                .get(&(Subject::Group, g.name.as_str(), Some(sname.as_str())))
+                .copied();
+            for m in &mut g.members {
+                m.state = get(Subject::Member, &m.cluster, Some(&sname));
+            }
+            g.state = gs.unwrap_or_else(|| {
+                if stage.state == State::NotStarted {
+                    State::NotStarted
+                } else {
+                    stage.state
+                }
+            });
+        }
+        for w in &mut stage.waits {
+            w.state = get(Subject::Wait, &w.name, Some(&sname));
+        }
+    }
+    r.stages = stages;
+    r.state = run_state;
+}
+
+#[cfg(test)]
+mod tests;

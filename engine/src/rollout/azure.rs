@@ -1,0 +1,1158 @@
+//! Azure Kubernetes Fleet Manager: update runs, update strategies, fleet members and
+//! auto-upgrade profiles read from the input, validated (rollout.md A.2), planned (A.3.1) and
+//! handed to the simulation ([`super::simulate`]).
+
+use super::channels::{self, Channel, ChannelSkipReason, MemberAction};
+use super::maintenance::{self, Window};
+use super::node_image::{self, ImageCatalogue, MemberPools, NodeImageSelection, PoolView};
+use super::options::{EmptyGroups, RolloutOptions, SkipTarget, UngroupedMembers, WhatIf};
+use super::plan::{
+    Excluded, Group, Member, MemberReason, Rollout, Stage, State, Subject, System, TimelineEntry,
+    UpgradeSummary, Wait, WaitKind,
+};
+use super::simulate::{self, SimEvent, SimGroup, SimMember, SimPlan, SimStage};
+use super::staged::Layer;
+use super::{ts, Ctx};
+use crate::input::duration::GoDuration;
+use crate::input::{Document, Input};
+use crate::model::rollout::{
+    ArmResource, AutoUpgradeProfileProperties, AvailableVersionsProperties, FleetMemberProperties,
+    FleetUpdateStrategyProperties, GroupField, MaintenanceWindow, ManagedClusterFacts,
+    UpdateRunProperties, UpdateRunStrategy,
+};
+use std::collections::{BTreeMap, HashMap};
+
+/// Name of the cluster-upgrade maintenance configuration (R-AZ-32).
+pub const AUTO_UPGRADE_SCHEDULE: &str = "aksManagedAutoUpgradeSchedule";
+/// Name of the node-OS maintenance configuration (R-AZ-32).
+pub const NODE_OS_SCHEDULE: &str = "aksManagedNodeOSUpgradeSchedule";
+/// Annotation overriding a member's simulated update duration.
+pub const DURATION_ANNOTATION: &str = "fleet-policy.dev/update-duration";
+
+struct FleetMember<'a> {
+    name: String,
+    group: Option<String>,
+    facts: ManagedClusterFacts,
+    duration: Option<String>,
+    doc: &'a Document,
+}
+
+/// The Azure documents of an input, decoded.
+pub(crate) struct AzureInput<'a> {
+    members: Vec<FleetMember<'a>>,
+    strategies: BTreeMap<String, UpdateRunStrategy>,
+    versions: Option<AvailableVersionsProperties>,
+}
+
+fn name_ok(n: &str) -> bool {
+    let b = n.as_bytes();
+    !b.is_empty()
+        && b.len() <= 50
+        && b.iter()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == b'-')
+        && b.first().is_some_and(|c| *c != b'-')
+        && b.last().is_some_and(|c| *c != b'-')
+}
+
+/// Reads FleetMember, FleetUpdateStrategy and AvailableVersions documents.
+pub(crate) fn read<'a>(input: &'a Input, ctx: &mut Ctx) -> AzureInput<'a> {
+    let mut members: Vec<FleetMember<'a>> = Vec::new();
+    for doc in input.of_kind("FleetMember") {
+        let r: ArmResource<FleetMemberProperties> = match doc.decode() {
+            Ok(r) => r,
+            Err(d) => {
+                ctx.errors.push(d);
+                continue;
+            }
+        };
+        let name = r.resource_name();
+        let group = match r.properties.group {
+            None => None,
+            Some(GroupField::One(g)) => Some(g),
+            Some(GroupField::Many(gs)) if gs.len() == 1 => gs.into_iter().next(),
+            Some(GroupField::Many(gs)) => {
+                ctx.layered(
+                    doc,
+                    "properties.group",
+                    Layer::Engine,
+                    format!(
+                        "a member belongs to at most one group (properties.group is a single string), found {} groups: {}",
+                        gs.len(),
+                        gs.join(", ")
+                    ),
+                );
+                continue;
+            }
+        };
+        if let Some(prev) = members.iter().find(|m| m.name == name) {
+            let msg = if prev.group != group {
+                format!(
+                    "member \"{name}\" is listed twice with different groups; a member belongs to at most one group"
+                )
+            } else {
+                format!("member \"{name}\" is listed twice")
+            };
+            ctx.layered(doc, "metadata.name", Layer::Engine, msg);
+            continue;
+        }
+        members.push(FleetMember {
+            name,
+            group,
+            facts: r.cluster.unwrap_or_default(),
+            duration: r.metadata.annotations.get(DURATION_ANNOTATION).cloned(),
+            doc,
+        });
+    }
+    members.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
+    let mut strategies = BTreeMap::new();
+    for doc in input.of_kind("FleetUpdateStrategy") {
+        match doc.decode::<ArmResource<FleetUpdateStrategyProperties>>() {
+            Ok(r) => {
+                let name = r.resource_name();
+                if let std::collections::btree_map::Entry::Vacant(slot) =
+                    strategies.entry(name.clone())
+                {
+                    validate_strategy(&r.properties.strategy, "properties.strategy", doc, ctx);
+                    slot.insert(r.properties.strategy);
+                } else {
+                    ctx.layered(
+                        doc,
+                        "metadata.name",
+                        Layer::Engine,
+                        format!("FleetUpdateStrategy \"{name}\" is defined twice"),
+                    );
+                }
+            }
+            Err(d) => ctx.errors.push(d),
+        }
+    }
+    let mut versions: Option<AvailableVersionsProperties> = None;
+    for doc in input.of_kind("AvailableVersions") {
+        match doc.decode::<ArmResource<AvailableVersionsProperties>>() {
+            Ok(r) => {
+                if versions.is_some() {
+                    ctx.warn(
+                        doc,
+                        "",
+                        "more than one AvailableVersions document; the first one is used",
+                    );
+                } else {
+                    versions = Some(r.properties);
+                }
+            }
+            Err(d) => ctx.errors.push(d),
+        }
+    }
+    AzureInput {
+        members,
+        strategies,
+        versions,
+    }
+}
+
+/// R-AZ-1, 2, 3, 7, 11. Returns whether the strategy is usable.
+fn validate_strategy(s: &UpdateRunStrategy, base: &str, doc: &Document, ctx: &mut Ctx) -> bool {
+    let before = ctx.errors.len();
+    if s.stages.is_empty() {
+        ctx.layered(
+            doc,
+            &format!("{base}.stages"),
+            Layer::Engine,
+            "strategy.stages must have at least 1 stage".to_string(),
+        );
+    }
+    let mut stage_names: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut group_names: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    for (i, st) in s.stages.iter().enumerate() {
+        let p = format!("{base}.stages[{i}]");
+        if !name_ok(&st.name) {
+            ctx.layered(doc, &format!("{p}.name"), Layer::Engine, format!(
+                "stage name \"{}\" must be 1-50 characters of lower-case letters, digits and '-', starting and ending with a letter or digit",
+                st.name
+            ));
+        }
+        if let Some(prev) = stage_names.insert(&st.name, i) {
+            ctx.layered(doc, &format!("{p}.name"), Layer::Engine, format!(
+                "duplicate stage name \"{}\" (also stages[{prev}]); stage names must be unique within a strategy",
+                st.name
+            ));
+        }
+        if st.groups.is_empty() {
+            ctx.layered(
+                doc,
+                &format!("{p}.groups"),
+                Layer::Engine,
+                format!("stage \"{}\" must have at least 1 group", st.name),
+            );
+        }
+        match st.after_stage_wait_in_seconds {
+            Some(w) if !(0..=2_147_483_647).contains(&w) => ctx.layered(
+                doc,
+                &format!("{p}.afterStageWaitInSeconds"),
+                Layer::Engine,
+                format!("afterStageWaitInSeconds must be between 0 and 2147483647, got {w}"),
+            ),
+            Some(w) if w > 86_400 => ctx.warn(
+                doc,
+                &format!("{p}.afterStageWaitInSeconds"),
+                &format!("afterStageWaitInSeconds {w} is more than a day"),
+            ),
+            _ => {}
+        }
+        for (j, g) in st.groups.iter().enumerate() {
+            let gp = format!("{p}.groups[{j}].name");
+            if !name_ok(&g.name) {
+                ctx.layered(doc, &gp, Layer::Engine, format!(
+                    "group name \"{}\" must be 1-50 characters of lower-case letters, digits and '-', starting and ending with a letter or digit",
+                    g.name
+                ));
+            }
+            if let Some((pi, pj)) = group_names.insert(&g.name, (i, j)) {
+                ctx.layered(doc, &gp, Layer::Engine, format!(
+                    "duplicate group name \"{}\" (also stages[{pi}].groups[{pj}]); a group may appear only once in the whole strategy",
+                    g.name
+                ));
+            }
+            if let Some(mc) = &g.max_concurrency {
+                if mc
+                    .scaled(100, super::intstr::Rounding::Down)
+                    .map_or(true, |v| v < 1)
+                {
+                    ctx.layered(doc, &format!("{p}.groups[{j}].maxConcurrency"), Layer::Engine, format!(
+                        "maxConcurrency \"{mc}\" must be an integer >= 1 or a percentage \"1%\"..\"100%\""
+                    ));
+                }
+            }
+        }
+    }
+    ctx.errors.len() == before
+}
+
+/// What a run upgrades.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum UpgradeType {
+    Full,
+    ControlPlaneOnly,
+    NodeImageOnly,
+}
+
+struct RunSpec<'s> {
+    name: String,
+    kind: &'static str,
+    upgrade: UpgradeType,
+    target: Option<String>,
+    selection: NodeImageSelection,
+    /// `None`: the default one-by-one order.
+    strategy: Option<&'s UpdateRunStrategy>,
+    /// Channel decisions that skip members regardless of their versions.
+    channel_skips: BTreeMap<String, MemberReason>,
+    /// Members whose operation the engine knows AKS rejects (manual runs only).
+    check_rejections: bool,
+}
+
+/// Plans and simulates every UpdateRun and AutoUpgradeProfile.
+pub(crate) fn rollouts(
+    input: &Input,
+    az: &AzureInput<'_>,
+    opts: &RolloutOptions,
+    ctx: &mut Ctx,
+) -> Vec<Rollout> {
+    let mut out = Vec::new();
+    for doc in input.of_kind("UpdateRun") {
+        let r: ArmResource<UpdateRunProperties> = match doc.decode() {
+            Ok(r) => r,
+            Err(d) => {
+                ctx.errors.push(d);
+                continue;
+            }
+        };
+        if let Some(spec) = run_spec(doc, &r, az, ctx) {
+            if let Some(ro) = plan_run(doc, &spec, az, opts, ctx) {
+                out.push(ro);
+            }
+        }
+    }
+    for doc in input.of_kind("AutoUpgradeProfile") {
+        let r: ArmResource<AutoUpgradeProfileProperties> = match doc.decode() {
+            Ok(r) => r,
+            Err(d) => {
+                ctx.errors.push(d);
+                continue;
+            }
+        };
+        if let Some(spec) = profile_spec(doc, &r, az, ctx) {
+            if let Some(ro) = plan_run(doc, &spec, az, opts, ctx) {
+                out.push(ro);
+            }
+        }
+    }
+    out
+}
+
+fn strategy_by_id<'s>(
+    id: &str,
+    path: &str,
+    doc: &Document,
+    az: &'s AzureInput<'_>,
+    ctx: &mut Ctx,
+) -> Option<&'s UpdateRunStrategy> {
+    let name = id.rsplit('/').next().unwrap_or(id);
+    match az.strategies.get(name) {
+        Some(s) => Some(s),
+        None => {
+            ctx.layered(
+                doc,
+                path,
+                Layer::Engine,
+                format!("FleetUpdateStrategy \"{name}\" (from {id}) is not in the input"),
+            );
+            None
+        }
+    }
+}
+
+fn selection_of(
+    sel: Option<&crate::model::rollout::NodeImageSelectionSpec>,
+    doc: &Document,
+    path: &str,
+    ctx: &mut Ctx,
+) -> Option<NodeImageSelection> {
+    match sel.map(|s| s.selection_type.as_str()) {
+        None | Some("Latest") => Some(NodeImageSelection::Latest),
+        Some("Consistent") => Some(NodeImageSelection::Consistent),
+        Some("Custom") => {
+            ctx.layered(
+                doc,
+                path,
+                Layer::Engine,
+                "nodeImageSelection Custom (preview) is not supported by this engine".to_string(),
+            );
+            None
+        }
+        Some(other) => {
+            ctx.layered(doc, path, Layer::Engine, format!(
+                "unsupported nodeImageSelection.type \"{other}\": supported values: \"Latest\", \"Consistent\""
+            ));
+            None
+        }
+    }
+}
+
+fn run_spec<'s>(
+    doc: &Document,
+    r: &'s ArmResource<UpdateRunProperties>,
+    az: &'s AzureInput<'_>,
+    ctx: &mut Ctx,
+) -> Option<RunSpec<'s>> {
+    let before = ctx.errors.len();
+    let p = &r.properties;
+    if p.strategy.is_some() && p.update_strategy_id.is_some() {
+        ctx.layered(
+            doc,
+            "properties.updateStrategyId",
+            Layer::Engine,
+            "both strategy and updateStrategyId are set; a run uses one or the other".to_string(),
+        );
+    }
+    let Some(mcu) = &p.managed_cluster_update else {
+        ctx.layered(
+            doc,
+            "properties.managedClusterUpdate",
+            Layer::Engine,
+            "managedClusterUpdate.upgrade is required".to_string(),
+        );
+        return None;
+    };
+    let upgrade = match mcu.upgrade.upgrade_type.as_str() {
+        "Full" => UpgradeType::Full,
+        "ControlPlaneOnly" => UpgradeType::ControlPlaneOnly,
+        "NodeImageOnly" => UpgradeType::NodeImageOnly,
+        other => {
+            ctx.layered(doc, "properties.managedClusterUpdate.upgrade.type", Layer::Engine, format!(
+                "unsupported upgrade type \"{other}\": supported values: \"Full\", \"NodeImageOnly\", \"ControlPlaneOnly\""
+            ));
+            return None;
+        }
+    };
+    let kv = mcu.upgrade.kubernetes_version.clone();
+    match (upgrade, &kv) {
+        (UpgradeType::NodeImageOnly, Some(_)) => ctx.layered(
+            doc,
+            "properties.managedClusterUpdate.upgrade.kubernetesVersion",
+            Layer::Engine,
+            "kubernetesVersion must not be set when upgrade.type is NodeImageOnly".to_string(),
+        ),
+        (UpgradeType::Full | UpgradeType::ControlPlaneOnly, None) => ctx.layered(
+            doc,
+            "properties.managedClusterUpdate.upgrade",
+            Layer::Engine,
+            format!(
+                "kubernetesVersion is required when upgrade.type is {}",
+                mcu.upgrade.upgrade_type
+            ),
+        ),
+        (_, Some(v)) if channels::Version::parse(v).is_none() => ctx.layered(
+            doc,
+            "properties.managedClusterUpdate.upgrade.kubernetesVersion",
+            Layer::Engine,
+            format!("kubernetesVersion \"{v}\" is not a version like 1.30.5"),
+        ),
+        _ => {}
+    }
+    let selection = selection_of(
+        mcu.node_image_selection.as_ref(),
+        doc,
+        "properties.managedClusterUpdate.nodeImageSelection.type",
+        ctx,
+    );
+    let strategy = match (&p.strategy, &p.update_strategy_id) {
+        (Some(s), _) => {
+            validate_strategy(s, "properties.strategy", doc, ctx);
+            Some(s)
+        }
+        (None, Some(id)) => strategy_by_id(id, "properties.updateStrategyId", doc, az, ctx),
+        (None, None) => None,
+    };
+    if ctx.errors.len() != before {
+        return None;
+    }
+    Some(RunSpec {
+        name: r.resource_name(),
+        kind: "UpdateRun",
+        upgrade,
+        target: kv,
+        selection: selection?,
+        strategy,
+        channel_skips: BTreeMap::new(),
+        check_rejections: true,
+    })
+}
+
+fn profile_spec<'s>(
+    doc: &Document,
+    r: &ArmResource<AutoUpgradeProfileProperties>,
+    az: &'s AzureInput<'_>,
+    ctx: &mut Ctx,
+) -> Option<RunSpec<'s>> {
+    let p = &r.properties;
+    let channel = match p.channel.as_str() {
+        "Stable" => Channel::Stable,
+        "Rapid" => Channel::Rapid,
+        "NodeImage" => Channel::NodeImage,
+        other => {
+            ctx.layered(doc, "properties.channel", Layer::Engine, format!(
+                "unsupported channel \"{other}\": supported values: \"Stable\", \"Rapid\", \"NodeImage\""
+            ));
+            return None;
+        }
+    };
+    if p.disabled {
+        ctx.warn(
+            doc,
+            "properties.disabled",
+            "the profile is disabled: it generates no update run",
+        );
+        return None;
+    }
+    let selection = selection_of(
+        p.node_image_selection.as_ref(),
+        doc,
+        "properties.nodeImageSelection.type",
+        ctx,
+    )?;
+    let strategy = match &p.update_strategy_id {
+        Some(id) => Some(strategy_by_id(
+            id,
+            "properties.updateStrategyId",
+            doc,
+            az,
+            ctx,
+        )?),
+        None => None,
+    };
+    let (available, preview) = match &az.versions {
+        Some(v) => (
+            v.kubernetes_versions.clone(),
+            v.preview_kubernetes_versions.clone(),
+        ),
+        None if channel != Channel::NodeImage => {
+            ctx.layered(doc, "properties.channel", Layer::Engine,
+                "the channel's target needs the available Kubernetes versions: add an AvailableVersions document".to_string());
+            return None;
+        }
+        None => (Vec::new(), Vec::new()),
+    };
+    let target = channels::target(channel, &available, &preview);
+    if channel != Channel::NodeImage && target.is_none() {
+        ctx.warn(
+            doc,
+            "properties.channel",
+            "no available version qualifies as the channel's target; no update run is generated",
+        );
+        return None;
+    }
+    let mut channel_skips = BTreeMap::new();
+    for m in &az.members {
+        let current = m.facts.kubernetes_version.clone().unwrap_or_default();
+        let reason = match channels::member_action(channel, target, &current) {
+            MemberAction::Upgrade { .. } => continue,
+            MemberAction::Skip { reason } | MemberAction::NotMoved { reason } => reason,
+        };
+        let t = target.map(|v| v.to_string()).unwrap_or_default();
+        let r = match reason {
+            ChannelSkipReason::AlreadyAtTarget => MemberReason::AlreadyAtTarget { target: t },
+            ChannelSkipReason::NewerThanTarget => {
+                MemberReason::NewerThanTarget { current, target: t }
+            }
+            ChannelSkipReason::MinorVersionSkewTooLarge => {
+                MemberReason::MinorVersionSkewTooLarge { current, target: t }
+            }
+            // Unknown versions are left to the run: nothing is known against them.
+            ChannelSkipReason::UnknownVersion => continue,
+        };
+        channel_skips.insert(m.name.clone(), r);
+    }
+    Some(RunSpec {
+        name: r.resource_name(),
+        kind: "AutoUpgradeProfile",
+        upgrade: if channel == Channel::NodeImage {
+            UpgradeType::NodeImageOnly
+        } else {
+            UpgradeType::Full
+        },
+        target: target.map(|v| v.to_string()),
+        selection,
+        strategy,
+        channel_skips,
+        check_rejections: false,
+    })
+}
+
+/// Splits `AKSUbuntu-2204gen2containerd-202405.03.0` into type and version.
+fn split_image(v: &str) -> (String, String) {
+    match v.rsplit_once('-') {
+        Some((t, ver)) if ver.chars().next().is_some_and(|c| c.is_ascii_digit()) => {
+            (t.to_string(), ver.to_string())
+        }
+        _ => (String::new(), v.to_string()),
+    }
+}
+
+fn pools_of(m: &FleetMember<'_>) -> MemberPools {
+    MemberPools {
+        name: m.name.clone(),
+        region: m.facts.location.clone().unwrap_or_default(),
+        node_pools: m
+            .facts
+            .agent_pool_profiles
+            .iter()
+            .filter_map(|p| {
+                let v = p.node_image_version.as_deref()?;
+                let (t, ver) = match &p.image_type {
+                    Some(t) => (
+                        t.clone(),
+                        v.strip_prefix(&format!("{t}-")).unwrap_or(v).to_string(),
+                    ),
+                    None => split_image(v),
+                };
+                Some(PoolView {
+                    name: p.name.clone(),
+                    image_type: t,
+                    current: ver,
+                })
+            })
+            .collect(),
+    }
+}
+
+struct WindowTable {
+    lists: Vec<Vec<Window>>,
+    by_config: HashMap<MaintenanceWindow, Option<usize>>,
+}
+
+fn member_windows(
+    m: &FleetMember<'_>,
+    schedule: &str,
+    table: &mut WindowTable,
+    from: i64,
+    to: i64,
+    ctx: &mut Ctx,
+) -> Option<usize> {
+    if let Some((i, cfg)) = m
+        .facts
+        .maintenance_configurations
+        .iter()
+        .enumerate()
+        .find(|(_, c)| c.name == schedule)
+    {
+        let w = &cfg.properties.maintenance_window;
+        if let Some(idx) = table.by_config.get(w) {
+            return *idx;
+        }
+        let idx = match maintenance::compile(w) {
+            Ok(c) => {
+                let anchor = ts(from).date_naive();
+                let list = maintenance::normalise(c.expand(ts(from), ts(to), anchor));
+                table.lists.push(list);
+                Some(table.lists.len() - 1)
+            }
+            Err((field, msg)) => {
+                ctx.layered(m.doc, &format!("cluster.maintenanceConfigurations[{i}].properties.maintenanceWindow.{field}"), Layer::Engine, msg);
+                None
+            }
+        };
+        table.by_config.insert(w.clone(), idx);
+        return idx;
+    }
+    let mut list = Vec::new();
+    let mut any = false;
+    for (i, w) in m.facts.maintenance_windows.iter().enumerate() {
+        if w.schedule.as_deref().is_some_and(|s| s != schedule) {
+            continue;
+        }
+        any = true;
+        let parse = |s: &str, f: &str, ctx: &mut Ctx| match chrono::DateTime::parse_from_rfc3339(s)
+        {
+            Ok(t) => Some(t.timestamp()),
+            Err(_) => {
+                ctx.layered(
+                    m.doc,
+                    &format!("cluster.maintenanceWindows[{i}].{f}"),
+                    Layer::Engine,
+                    format!("\"{s}\" is not an RFC 3339 time"),
+                );
+                None
+            }
+        };
+        if let (Some(s), Some(e)) = (parse(&w.start, "start", ctx), parse(&w.end, "end", ctx)) {
+            list.push(Window { start: s, end: e });
+        }
+    }
+    if !any {
+        return None;
+    }
+    table.lists.push(maintenance::normalise(list));
+    Some(table.lists.len() - 1)
+}
+
+fn duration_of(
+    name: &str,
+    annotation: Option<&str>,
+    opts: &RolloutOptions,
+    default: i64,
+    ctx_doc: Option<&Document>,
+    ctx: &mut Ctx,
+) -> i64 {
+    let pick = opts
+        .durations
+        .get(name)
+        .map(String::as_str)
+        .or(annotation)
+        .or(opts.default_duration.as_deref());
+    match pick.map(GoDuration::parse) {
+        Some(Ok(d)) if d.0 >= 0 => d.seconds(),
+        Some(_) => {
+            if let Some(doc) = ctx_doc {
+                ctx.warn(
+                    doc,
+                    "",
+                    &format!("invalid update duration for \"{name}\"; the default is used"),
+                );
+            }
+            default
+        }
+        None => default,
+    }
+}
+
+fn reason_for_upgrade(
+    spec: &RunSpec<'_>,
+    m: &FleetMember<'_>,
+    images: Option<&node_image::ImageSelectionResult>,
+) -> (Option<MemberReason>, Option<MemberReason>) {
+    if let Some(r) = spec.channel_skips.get(&m.name) {
+        return (Some(r.clone()), None);
+    }
+    let cp = m.facts.kubernetes_version.as_deref();
+    match spec.upgrade {
+        UpgradeType::NodeImageOnly => {
+            let pools = &m.facts.agent_pool_profiles;
+            let has_images = pools.iter().any(|p| p.node_image_version.is_some());
+            let skip = match images {
+                Some(sel) if has_images => !sel.members_upgrading.contains(&m.name),
+                _ => false,
+            };
+            (skip.then_some(MemberReason::NodeImagesAtSelection), None)
+        }
+        UpgradeType::Full | UpgradeType::ControlPlaneOnly => {
+            let (Some(target), Some(cp)) = (spec.target.as_deref(), cp) else {
+                return (None, None);
+            };
+            let pools_at_target = m
+                .facts
+                .agent_pool_profiles
+                .iter()
+                .all(|p| p.orchestrator_version.as_deref().unwrap_or(cp) == target);
+            let at =
+                cp == target && (spec.upgrade == UpgradeType::ControlPlaneOnly || pools_at_target);
+            if at {
+                return (
+                    Some(MemberReason::AlreadyAtTarget {
+                        target: target.to_string(),
+                    }),
+                    None,
+                );
+            }
+            if !spec.check_rejections {
+                return (None, None);
+            }
+            let (Some(t), Some(c)) = (
+                channels::Version::parse(target),
+                channels::Version::parse(cp),
+            ) else {
+                return (None, None);
+            };
+            if t < c {
+                (
+                    None,
+                    Some(MemberReason::DowngradeRejected {
+                        current: cp.to_string(),
+                        target: target.to_string(),
+                    }),
+                )
+            } else if t.major != c.major || t.minor > c.minor + 1 {
+                (
+                    None,
+                    Some(MemberReason::MinorVersionSkipRejected {
+                        current: cp.to_string(),
+                        target: target.to_string(),
+                    }),
+                )
+            } else {
+                (None, None)
+            }
+        }
+    }
+}
+
+fn plan_run(
+    doc: &Document,
+    spec: &RunSpec<'_>,
+    az: &AzureInput<'_>,
+    opts: &RolloutOptions,
+    ctx: &mut Ctx,
+) -> Option<Rollout> {
+    let at = opts.at.timestamp();
+    let start = opts.start.map_or(at, |s| s.timestamp());
+    let horizon_end = start.max(at) + i64::from(opts.horizon_days) * 86_400;
+    // Stages and groups.
+    let default_strategy;
+    let strategy: &UpdateRunStrategy = match spec.strategy {
+        Some(s) => s,
+        None => {
+            default_strategy = UpdateRunStrategy {
+                stages: vec![crate::model::rollout::UpdateStage {
+                    name: "default".into(),
+                    groups: vec![crate::model::rollout::UpdateGroup {
+                        name: "default".into(),
+                        max_concurrency: None,
+                    }],
+                    after_stage_wait_in_seconds: None,
+                }],
+            };
+            &default_strategy
+        }
+    };
+    let mut group_index: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    for (i, st) in strategy.stages.iter().enumerate() {
+        for (j, g) in st.groups.iter().enumerate() {
+            group_index.entry(&g.name).or_insert((i, j));
+        }
+    }
+    let mut assigned: Vec<Vec<Vec<&FleetMember<'_>>>> = strategy
+        .stages
+        .iter()
+        .map(|s| vec![Vec::new(); s.groups.len()])
+        .collect();
+    let mut excluded = Vec::new();
+    for m in &az.members {
+        let slot = if spec.strategy.is_none() {
+            Some((0, 0))
+        } else {
+            m.group.as_deref().and_then(|g| group_index.get(g).copied())
+        };
+        match slot {
+            Some((i, j)) => {
+                if let Some(v) = assigned.get_mut(i).and_then(|s| s.get_mut(j)) {
+                    v.push(m);
+                }
+            }
+            None => {
+                let reason = MemberReason::GroupNotInStrategy {
+                    group: m.group.clone(),
+                };
+                if opts.azure.ungrouped_members == UngroupedMembers::Error {
+                    ctx.layered(
+                        m.doc,
+                        "properties.group",
+                        Layer::Engine,
+                        format!(
+                            "member \"{}\" is not in any group of run \"{}\": {}",
+                            m.name,
+                            spec.name,
+                            super::report::member_reason_text(&reason)
+                        ),
+                    );
+                }
+                excluded.push(Excluded {
+                    cluster: m.name.clone(),
+                    message: super::report::member_reason_text(&reason),
+                    reason,
+                });
+            }
+        }
+    }
+    if spec.strategy.is_some() {
+        let mut bad = false;
+        for (i, st) in strategy.stages.iter().enumerate() {
+            for (j, g) in st.groups.iter().enumerate() {
+                if assigned[i][j].is_empty() {
+                    let msg = format!(
+                        "group \"{}\" of stage \"{}\" matches no fleet member's group",
+                        g.name, st.name
+                    );
+                    match opts.azure.empty_groups {
+                        EmptyGroups::Error => {
+                            bad = true;
+                            ctx.layered(doc, "properties", Layer::Engine, msg);
+                        }
+                        EmptyGroups::Warning => ctx.warn(doc, "properties", &msg),
+                    }
+                }
+            }
+        }
+        if bad {
+            return None;
+        }
+    }
+    // Node image selection over the run's members (Consistent is frozen at run start).
+    let run_members: Vec<&FleetMember<'_>> = assigned.iter().flatten().flatten().copied().collect();
+    let catalogue: Option<ImageCatalogue> = az
+        .versions
+        .as_ref()
+        .map(|v| v.node_images.clone())
+        .filter(|c| !c.is_empty());
+    let images = if spec.upgrade != UpgradeType::ControlPlaneOnly {
+        catalogue.as_ref().map(|c| {
+            let pools: Vec<MemberPools> = run_members.iter().map(|m| pools_of(m)).collect();
+            node_image::select(spec.selection, c, &pools)
+        })
+    } else {
+        None
+    };
+    if spec.upgrade == UpgradeType::NodeImageOnly
+        && images.is_none()
+        && run_members
+            .iter()
+            .any(|m| !m.facts.agent_pool_profiles.is_empty())
+    {
+        ctx.warn(doc, "", "no node image catalogue (AvailableVersions.properties.nodeImages): members are not checked for being at the selected image");
+    }
+    // The simulation plan.
+    let schedule = if spec.upgrade == UpgradeType::NodeImageOnly {
+        NODE_OS_SCHEDULE
+    } else {
+        AUTO_UPGRADE_SCHEDULE
+    };
+    let mut table = WindowTable {
+        lists: Vec::new(),
+        by_config: HashMap::new(),
+    };
+    let from = start.min(at) - 2 * 86_400;
+    let mut plan = SimPlan::default();
+    let mut member_docs: Vec<&FleetMember<'_>> = Vec::new();
+    for (i, st) in strategy.stages.iter().enumerate() {
+        let mut groups = Vec::new();
+        for (j, g) in st.groups.iter().enumerate() {
+            let mut idxs = Vec::new();
+            for m in &assigned[i][j] {
+                let windows = member_windows(m, schedule, &mut table, from, horizon_end, ctx);
+                let duration =
+                    duration_of(&m.name, m.duration.as_deref(), opts, 3600, Some(m.doc), ctx);
+                let (skip, reject) = reason_for_upgrade(spec, m, images.as_ref());
+                idxs.push(plan.members.len());
+                plan.members.push(SimMember {
+                    name: m.name.clone(),
+                    windows,
+                    duration,
+                    skip,
+                    reject,
+                });
+                member_docs.push(m);
+            }
+            let concurrency = match &g.max_concurrency {
+                None => 1,
+                Some(mc) => mc
+                    .scaled(idxs.len() as i64, super::intstr::Rounding::Down)
+                    .unwrap_or(1)
+                    .max(1) as usize,
+            };
+            groups.push(SimGroup {
+                name: g.name.clone(),
+                concurrency,
+                members: idxs,
+            });
+        }
+        plan.stages.push(SimStage {
+            name: st.name.clone(),
+            wait_seconds: st.after_stage_wait_in_seconds.unwrap_or(0).max(0),
+            groups,
+        });
+    }
+    plan.windows = table.lists;
+    // What-ifs.
+    let mut events = Vec::new();
+    for e in &opts.events {
+        let t = |a: &Option<chrono::DateTime<chrono::Utc>>| a.map_or(start, |x| x.timestamp());
+        match e {
+            WhatIf::Stop { at } => events.push(SimEvent::Stop(t(at))),
+            WhatIf::Start { at } => events.push(SimEvent::Start(t(at))),
+            WhatIf::Skip {
+                at,
+                target_type,
+                name,
+            } => events.push(SimEvent::Skip(t(at), *target_type, name.clone())),
+            WhatIf::Fail { at, member } => {
+                events.push(SimEvent::Fail(at.map(|x| x.timestamp()), member.clone()))
+            }
+            WhatIf::Pending { member, .. } => events.push(SimEvent::Pending(member.clone())),
+            _ => {}
+        }
+    }
+    for m in &opts.fail {
+        events.push(SimEvent::Fail(None, m.clone()));
+    }
+    for m in &opts.pending {
+        events.push(SimEvent::Pending(m.clone()));
+    }
+    for m in &opts.skip {
+        events.push(SimEvent::Skip(start, SkipTarget::Member, m.clone()));
+    }
+    let res = simulate::simulate(&plan, start, &events, &opts.azure, horizon_end);
+    if res.horizon_reached {
+        ctx.warn(doc, "", &format!(
+            "the simulation stopped at the horizon ({} days after the start) with work left (option horizonDays)",
+            opts.horizon_days
+        ));
+    }
+    Some(assemble(spec, &plan, &res, at, excluded, images, opts))
+}
+
+fn assemble(
+    spec: &RunSpec<'_>,
+    plan: &SimPlan,
+    res: &simulate::SimResult,
+    at: i64,
+    excluded: Vec<Excluded>,
+    images: Option<node_image::ImageSelectionResult>,
+    opts: &RolloutOptions,
+) -> Rollout {
+    let mut start_pos = vec![usize::MAX; plan.members.len()];
+    for (k, &m) in res.start_order.iter().enumerate() {
+        if let Some(s) = start_pos.get_mut(m) {
+            *s = k;
+        }
+    }
+    let bucket_at = |m: usize| {
+        let w = plan.members[m]
+            .windows
+            .and_then(|i| plan.windows.get(i))
+            .map(Vec::as_slice);
+        let pending = opts.pending.contains(&plan.members[m].name)
+            || opts.events.iter().any(
+                |e| matches!(e, WhatIf::Pending { member, .. } if *member == plan.members[m].name),
+            );
+        if pending {
+            maintenance::Bucket::Closed(None)
+        } else {
+            maintenance::bucket(w, at, opts.azure.four_hour_boundary_inclusive)
+        }
+    };
+    let mut stages = Vec::new();
+    let mut flat = 0usize;
+    let mut group_names = Vec::new();
+    for (si, st) in plan.stages.iter().enumerate() {
+        let mut groups = Vec::new();
+        for g in &st.groups {
+            let mut order: Vec<usize> = g.members.clone();
+            order.sort_by_key(|&m| {
+                let b = bucket_at(m);
+                let w = match (opts.azure.tie_break, b) {
+                    (
+                        super::options::TieBreak::BucketWindowStartName,
+                        maintenance::Bucket::OpensSoon(s),
+                    ) => s,
+                    _ => 0,
+                };
+                (b.number(), w, m)
+            });
+            let attempt_order: Vec<String> = order
+                .iter()
+                .map(|&m| plan.members[m].name.clone())
+                .collect();
+            let mut shown = order.clone();
+            shown.sort_by_key(|&m| (start_pos[m], order.iter().position(|x| *x == m)));
+            let members = shown
+                .iter()
+                .map(|&m| {
+                    let (state, s, e, reason) = &res.members[m];
+                    let b = bucket_at(m);
+                    Member {
+                        cluster: plan.members[m].name.clone(),
+                        start: s.map(ts),
+                        end: e.map(ts),
+                        state: *state,
+                        bucket: Some(b.number()),
+                        next_window_start: b.next_start().map(ts),
+                        message: reason.as_ref().map(super::report::member_reason_text),
+                        reason: reason.clone(),
+                    }
+                })
+                .collect();
+            groups.push(Group {
+                name: g.name.clone(),
+                state: res.groups.get(flat).copied().unwrap_or(State::NotStarted),
+                concurrency: g.concurrency as u64,
+                attempt_order,
+                members,
+            });
+            group_names.push((g.name.clone(), st.name.clone()));
+            flat += 1;
+        }
+        let (ws, wstart, wend) = res.waits[si];
+        let waits = if st.wait_seconds > 0 || ws != State::NotStarted {
+            vec![Wait {
+                kind: WaitKind::AfterStageWait,
+                placement: super::plan::Placement::After,
+                name: st.name.clone(),
+                seconds: Some(st.wait_seconds),
+                start: wstart.map(ts),
+                end: wend.map(ts),
+                state: ws,
+            }]
+        } else {
+            Vec::new()
+        };
+        let (ss, sstart, send) = res.stages[si];
+        stages.push(Stage {
+            name: st.name.clone(),
+            state: ss,
+            reason: None,
+            start: sstart.map(ts),
+            end: send.map(ts),
+            groups,
+            waits,
+            deletion: false,
+        });
+    }
+    let member_stage: Vec<String> = {
+        let mut v = vec![String::new(); plan.members.len()];
+        for st in &plan.stages {
+            for g in &st.groups {
+                for &m in &g.members {
+                    if let Some(x) = v.get_mut(m) {
+                        *x = st.name.clone();
+                    }
+                }
+            }
+        }
+        v
+    };
+    let timeline = res
+        .timeline
+        .iter()
+        .map(|c| {
+            let (name, stage) = match c.subject {
+                Subject::Member => (
+                    plan.members[c.index].name.clone(),
+                    Some(member_stage[c.index].clone()),
+                ),
+                Subject::Group => {
+                    let (g, s) = group_names.get(c.index).cloned().unwrap_or_default();
+                    (g, Some(s))
+                }
+                Subject::Stage => (plan.stages[c.index].name.clone(), None),
+                Subject::Wait => (
+                    plan.stages[c.index].name.clone(),
+                    Some(plan.stages[c.index].name.clone()),
+                ),
+                Subject::Run => (spec.name.clone(), None),
+            };
+            let reason = match c.subject {
+                Subject::Member if matches!(c.state, State::Skipped | State::Failed) => res.members
+                    [c.index]
+                    .3
+                    .as_ref()
+                    .map(|r| reason_tag(r).to_string()),
+                _ => None,
+            };
+            TimelineEntry {
+                at: ts(c.at),
+                subject: c.subject,
+                name,
+                stage,
+                state: c.state,
+                reason,
+            }
+        })
+        .collect();
+    let upgrade = UpgradeSummary {
+        upgrade_type: match spec.upgrade {
+            UpgradeType::Full => "Full",
+            UpgradeType::ControlPlaneOnly => "ControlPlaneOnly",
+            UpgradeType::NodeImageOnly => "NodeImageOnly",
+        }
+        .to_string(),
+        kubernetes_version: spec.target.clone(),
+        node_image_selection: match spec.selection {
+            NodeImageSelection::Latest => "Latest",
+            NodeImageSelection::Consistent => "Consistent",
+        }
+        .to_string(),
+        selected_node_image_versions: images.map(|i| i.selected).unwrap_or_default(),
+    };
+    Rollout {
+        name: spec.name.clone(),
+        kind: spec.kind.to_string(),
+        system: System::AzureFleet,
+        state: res.run.0,
+        reason: None,
+        message: None,
+        start: res.run.1.map(ts),
+        end: res.run.2.map(ts),
+        upgrade: Some(upgrade),
+        stages,
+        excluded,
+        timeline,
+        assumptions: super::assumptions::azure(opts),
+    }
+}
+
+/// The serialised tag of a reason (`AlreadyAtTarget`).
+pub fn reason_tag(r: &MemberReason) -> &'static str {
+    match r {
+        MemberReason::AlreadyAtTarget { .. } => "AlreadyAtTarget",
+        MemberReason::NewerThanTarget { .. } => "NewerThanTarget",
+        MemberReason::MinorVersionSkewTooLarge { .. } => "MinorVersionSkewTooLarge",
+        MemberReason::NodeImagesAtSelection => "NodeImagesAtSelection",
+        MemberReason::UserSkipped => "UserSkipped",
+        MemberReason::MinorVersionSkipRejected { .. } => "MinorVersionSkipRejected",
+        MemberReason::DowngradeRejected { .. } => "DowngradeRejected",
+        MemberReason::InjectedFailure => "InjectedFailure",
+        MemberReason::InjectedPending => "InjectedPending",
+        MemberReason::BindingPreempted => "BindingPreempted",
+        MemberReason::ApplyFailed => "ApplyFailed",
+        MemberReason::GroupNotInStrategy { .. } => "GroupNotInStrategy",
+        MemberReason::NoWindowWithinHorizon => "NoWindowWithinHorizon",
+    }
+}

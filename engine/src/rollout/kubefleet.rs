@@ -1,0 +1,822 @@
+//! KubeFleet documents → staged update runs and RollingUpdate rollouts in the plan shape.
+
+use super::intstr::{IntOrString, Rounding};
+use super::options::{RollingChange, RolloutOptions, WhatIf};
+use super::plan::{
+    Group, Member, MemberReason, Placement, Rollout, Stage, State, Subject, System, TimelineEntry,
+    Wait, WaitKind,
+};
+use super::staged::{self, ClusterView, ExecParams, ExecStage, KfEvent, KfSubject, Layer};
+use super::{ts, Ctx};
+use crate::input::duration::GoDuration;
+use crate::input::{Document, Input};
+use crate::model::rollout::{
+    BindingSpecView, PlacementRolloutSpec, StagedUpdateRunSpec, StagedUpdateStrategySpec,
+};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Label on bindings naming their placement.
+pub const PARENT_CRP_LABEL: &str = "kubernetes-fleet.io/parent-CRP";
+/// Annotation overriding a cluster's simulated duration.
+pub const DURATION_ANNOTATION: &str = super::azure::DURATION_ANNOTATION;
+
+struct Binding {
+    placement: String,
+    cluster: String,
+    state: String,
+}
+
+/// KubeFleet documents, decoded.
+pub(crate) struct KubeFleetInput<'a> {
+    clusters: Vec<ClusterView>,
+    durations: BTreeMap<String, String>,
+    placements: BTreeMap<String, (&'a Document, PlacementRolloutSpec)>,
+    strategies: BTreeMap<String, (StagedUpdateStrategySpec, bool)>,
+    bindings: Vec<Binding>,
+}
+
+/// Reads MemberCluster, ClusterResourcePlacement, ClusterResourceBinding and
+/// ClusterStagedUpdateStrategy documents; validates strategies (CRD) and placements' rollout
+/// strategy (webhook).
+pub(crate) fn read<'a>(
+    input: &'a Input,
+    opts: &RolloutOptions,
+    ctx: &mut Ctx,
+) -> KubeFleetInput<'a> {
+    let mut clusters = Vec::new();
+    let mut durations = BTreeMap::new();
+    for doc in input.of_kind("MemberCluster") {
+        let name = doc.name.clone().unwrap_or_default();
+        let labels: BTreeMap<String, String> = doc
+            .labels()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        if let Some(d) = doc
+            .root
+            .get("metadata")
+            .and_then(|m| m.get("annotations"))
+            .and_then(|a| a.get(DURATION_ANNOTATION))
+            .and_then(|v| v.as_scalar())
+        {
+            durations.insert(name.clone(), d.to_string());
+        }
+        clusters.push(ClusterView { name, labels });
+    }
+    let mut placements = BTreeMap::new();
+    for doc in input.of_kind("ClusterResourcePlacement") {
+        let spec: PlacementRolloutSpec = match doc.decode_at(&"spec".into()) {
+            Ok(s) => s,
+            Err(d) => {
+                ctx.errors.push(d);
+                continue;
+            }
+        };
+        validate_rollout_strategy(doc, &spec, ctx);
+        placements.insert(doc.name.clone().unwrap_or_default(), (doc, spec));
+    }
+    let mut strategies = BTreeMap::new();
+    for doc in input.of_kind("ClusterStagedUpdateStrategy") {
+        let spec: StagedUpdateStrategySpec = match doc.decode_at(&"spec".into()) {
+            Ok(s) => s,
+            Err(d) => {
+                ctx.errors.push(d);
+                continue;
+            }
+        };
+        let findings =
+            staged::validate_strategy(&spec.stages, opts.kubefleet.reject_duplicate_stage_names);
+        let ok = findings.is_empty();
+        for f in findings {
+            ctx.layered(doc, &f.path, f.layer, f.message);
+        }
+        strategies.insert(doc.name.clone().unwrap_or_default(), (spec, ok));
+    }
+    let mut bindings = Vec::new();
+    for doc in input.of_kind("ClusterResourceBinding") {
+        let spec: BindingSpecView = match doc.decode_at(&"spec".into()) {
+            Ok(s) => s,
+            Err(d) => {
+                ctx.errors.push(d);
+                continue;
+            }
+        };
+        let placement = doc
+            .labels()
+            .find(|(k, _)| *k == PARENT_CRP_LABEL)
+            .map(|(_, v)| v.to_string())
+            .unwrap_or_default();
+        bindings.push(Binding {
+            placement,
+            cluster: spec.target_cluster,
+            state: spec.state.unwrap_or_else(|| "Scheduled".into()),
+        });
+    }
+    KubeFleetInput {
+        clusters,
+        durations,
+        placements,
+        strategies,
+        bindings,
+    }
+}
+
+/// `validateRolloutStrategy` (R-KF-13 … R-KF-15), webhook messages.
+fn validate_rollout_strategy(doc: &Document, spec: &PlacementRolloutSpec, ctx: &mut Ctx) {
+    let Some(s) = &spec.strategy else { return };
+    let ty = s.strategy_type.as_deref().unwrap_or("RollingUpdate");
+    let base = "spec.strategy";
+    match ty {
+        "RollingUpdate" => {
+            if let Some(ru) = &s.rolling_update {
+                if let Some(p) = ru.unavailable_period_seconds {
+                    if p < 0 {
+                        ctx.layered(doc, &format!("{base}.rollingUpdate.unavailablePeriodSeconds"), Layer::Webhook, format!(
+                            "unavailablePeriodSeconds must be greater than or equal to 0, got {p}"
+                        ));
+                    }
+                }
+                for (field, v) in [("maxUnavailable", &ru.max_unavailable), ("maxSurge", &ru.max_surge)] {
+                    let Some(v) = v else { continue };
+                    let path = format!("{base}.rollingUpdate.{field}");
+                    match v.scaled(10, Rounding::Up) {
+                        Err(e) => ctx.layered(doc, &path, Layer::Webhook, format!("{field} `{v}` is invalid: {e}")),
+                        Ok(n) if n < 0 => ctx.layered(doc, &path, Layer::Webhook, format!(
+                            "{field} must be greater than or equal to 0, got `{v}`"
+                        )),
+                        Ok(_) => {}
+                    }
+                }
+            }
+        }
+        "External" => {
+            if s.rolling_update.is_some() {
+                ctx.layered(doc, &format!("{base}.rollingUpdate"), Layer::Webhook,
+                    "rollingUpdateConifg is not valid for ExternalRollout strategy type".to_string());
+            }
+        }
+        other => ctx.layered(doc, &format!("{base}.type"), Layer::Crd, format!(
+            "{base}.type: Unsupported value: \"{other}\": supported values: \"RollingUpdate\", \"External\""
+        )),
+    }
+}
+
+fn duration_secs(name: &str, kf: &KubeFleetInput<'_>, opts: &RolloutOptions) -> i64 {
+    let pick = opts
+        .durations
+        .get(name)
+        .or_else(|| kf.durations.get(name))
+        .or(opts.default_duration.as_ref());
+    match pick.map(|s| GoDuration::parse(s)) {
+        Some(Ok(d)) if d.0 >= 0 => d.seconds(),
+        _ => 120,
+    }
+}
+
+fn placement_clusters(
+    name: &str,
+    kf: &KubeFleetInput<'_>,
+) -> Option<(BTreeSet<String>, BTreeSet<String>)> {
+    let mine: Vec<&Binding> = kf.bindings.iter().filter(|b| b.placement == name).collect();
+    if mine.is_empty() {
+        return None;
+    }
+    let mut selected = BTreeSet::new();
+    let mut delete = BTreeSet::new();
+    for b in mine {
+        if b.state == "Unscheduled" {
+            delete.insert(b.cluster.clone());
+        } else {
+            selected.insert(b.cluster.clone());
+        }
+    }
+    for c in &selected {
+        delete.remove(c);
+    }
+    Some((selected, delete))
+}
+
+fn init_failed(name: &str, kind: &str, message: String, opts: &RolloutOptions) -> Rollout {
+    Rollout {
+        name: name.to_string(),
+        kind: kind.to_string(),
+        system: System::Kubefleet,
+        state: State::InitFailed,
+        reason: Some("UpdateRunInitializedFailed".into()),
+        message: Some(message),
+        start: None,
+        end: None,
+        upgrade: None,
+        stages: Vec::new(),
+        excluded: Vec::new(),
+        timeline: Vec::new(),
+        assumptions: super::assumptions::staged(opts),
+    }
+}
+
+/// Plans and simulates every ClusterStagedUpdateRun and RollingUpdate placement.
+pub(crate) fn rollouts(
+    input: &Input,
+    kf: &KubeFleetInput<'_>,
+    opts: &RolloutOptions,
+    ctx: &mut Ctx,
+) -> Vec<Rollout> {
+    let mut out = Vec::new();
+    for doc in input.of_kind("ClusterStagedUpdateRun") {
+        let spec: StagedUpdateRunSpec = match doc.decode_at(&"spec".into()) {
+            Ok(s) => s,
+            Err(d) => {
+                ctx.errors.push(d);
+                continue;
+            }
+        };
+        let name = doc.name.clone().unwrap_or_default();
+        if name.len() >= 64 {
+            ctx.layered(doc, "metadata.name", Layer::Crd, format!("metadata.name: Too long: the run name must be shorter than 64 characters, got {}", name.len()));
+            continue;
+        }
+        let state = match staged::validate_state_transition(None, spec.state.as_deref()) {
+            Ok(s) => s,
+            Err(f) => {
+                ctx.layered(doc, &f.path, f.layer, f.message);
+                continue;
+            }
+        };
+        match init_run(&name, &spec, kf, opts) {
+            Err(msg) => {
+                ctx.layered(
+                    doc,
+                    "spec",
+                    Layer::ControllerInit,
+                    format!("run \"{name}\" fails to initialize: {msg}"),
+                );
+                out.push(init_failed(&name, "ClusterStagedUpdateRun", msg, opts));
+            }
+            Ok(stages) => {
+                if state != "Run" {
+                    ctx.warn(doc, "spec.state", &format!(
+                        "spec.state is {state}: stages are computed but nothing rolls out until it is Run (the timeline shows what Run would do)"
+                    ));
+                }
+                out.push(run_staged(&name, stages, kf, opts, state == "Run"));
+            }
+        }
+    }
+    for (name, (doc, spec)) in &kf.placements {
+        let ty = spec
+            .strategy
+            .as_ref()
+            .and_then(|s| s.strategy_type.as_deref())
+            .unwrap_or("RollingUpdate");
+        if ty != "RollingUpdate" {
+            continue;
+        }
+        if let Some(r) = rolling(name, doc, spec, kf, opts, ctx) {
+            out.push(r);
+        }
+    }
+    out
+}
+
+fn init_run(
+    name: &str,
+    spec: &StagedUpdateRunSpec,
+    kf: &KubeFleetInput<'_>,
+    opts: &RolloutOptions,
+) -> Result<Vec<ExecStage>, String> {
+    let _ = name;
+    let Some((_, crp)) = kf.placements.get(&spec.placement_name) else {
+        return Err(format!(
+            "parent placement `{}` is not found",
+            spec.placement_name
+        ));
+    };
+    let external = crp
+        .strategy
+        .as_ref()
+        .and_then(|s| s.strategy_type.as_deref())
+        == Some("External");
+    if !external {
+        return Err("parent placement does not have an external rollout strategy".into());
+    }
+    let Some((strategy, valid)) = kf.strategies.get(&spec.staged_rollout_strategy_name) else {
+        return Err(format!(
+            "ClusterStagedUpdateStrategy `{}` is not found",
+            spec.staged_rollout_strategy_name
+        ));
+    };
+    if !valid {
+        return Err(format!(
+            "ClusterStagedUpdateStrategy `{}` is invalid (it would be rejected at admission)",
+            spec.staged_rollout_strategy_name
+        ));
+    }
+    for s in &strategy.stages {
+        staged::validate_after_stage_tasks(&s.after_stage_tasks)?;
+    }
+    if let Some(idx) = spec
+        .resource_snapshot_index
+        .as_deref()
+        .filter(|s| !s.is_empty())
+    {
+        match super::intstr::go_atoi(idx) {
+            Some(n) if n >= 0 => {}
+            _ => {
+                return Err(format!(
+                    "invalid resource snapshot index `{idx}` provided, expected an integer >= 0"
+                ))
+            }
+        }
+    }
+    let (selected, delete) = match placement_clusters(&spec.placement_name, kf) {
+        Some(x) => x,
+        None => {
+            // No bindings given: every MemberCluster (PickAll) or the fixed names are selected.
+            let policy = crp.policy.as_ref();
+            let names: BTreeSet<String> = match policy.and_then(|p| p.placement_type.as_deref()) {
+                Some("PickFixed") => policy
+                    .map(|p| p.cluster_names.iter().cloned().collect())
+                    .unwrap_or_default(),
+                _ => kf.clusters.iter().map(|c| c.name.clone()).collect(),
+            };
+            (names, BTreeSet::new())
+        }
+    };
+    if let Some(p) = &crp.policy {
+        let want = match p.placement_type.as_deref() {
+            Some("PickN") => p.number_of_clusters,
+            Some("PickFixed") => Some(p.cluster_names.len() as i64),
+            _ => None,
+        };
+        if let Some(w) = want {
+            if w != selected.len() as i64 {
+                return Err(format!(
+                    "the number of selected bindings {} is not equal to the observed cluster count {w}",
+                    selected.len()
+                ));
+            }
+        }
+    }
+    let (computed, deletion) =
+        staged::compute_stages(&strategy.stages, &kf.clusters, &selected, &delete)?;
+    let mut out = Vec::new();
+    for (cfg, st) in strategy.stages.iter().zip(computed) {
+        let concurrency = staged::max_concurrency(cfg.max_concurrency.as_ref(), st.clusters.len())?;
+        let after_wait = cfg
+            .after_stage_tasks
+            .iter()
+            .find(|t| t.task_type == "TimedWait")
+            .and_then(|t| t.wait_time.as_deref())
+            .and_then(|w| GoDuration::parse(w).ok())
+            .map(|d| d.seconds());
+        out.push(ExecStage {
+            name: st.name,
+            clusters: st.clusters,
+            concurrency: concurrency.max(1) as usize,
+            before_approval: cfg
+                .before_stage_tasks
+                .iter()
+                .any(|t| t.task_type == "Approval"),
+            after_wait,
+            after_approval: cfg
+                .after_stage_tasks
+                .iter()
+                .any(|t| t.task_type == "Approval"),
+            deletion: false,
+        });
+    }
+    let _ = opts;
+    out.push(ExecStage {
+        name: staged::DELETE_STAGE.to_string(),
+        clusters: deletion,
+        concurrency: usize::MAX,
+        before_approval: false,
+        after_wait: None,
+        after_approval: false,
+        deletion: true,
+    });
+    Ok(out)
+}
+
+fn kf_events(opts: &RolloutOptions, run_name: &str, start: i64) -> Vec<KfEvent> {
+    let t = |a: &Option<chrono::DateTime<chrono::Utc>>| a.map_or(start, |x| x.timestamp());
+    let mut ev = Vec::new();
+    for e in &opts.events {
+        match e {
+            WhatIf::Approve { at, request } => {
+                ev.push(KfEvent::Approve(t(at), request.replace("<run>", run_name)))
+            }
+            WhatIf::Stop { at } => ev.push(KfEvent::Stop(t(at))),
+            WhatIf::Start { at } => ev.push(KfEvent::Start(t(at))),
+            WhatIf::BindingCondition {
+                at,
+                cluster,
+                condition,
+            } => ev.push(KfEvent::Condition(
+                t(at),
+                cluster.clone(),
+                condition.status == "True",
+            )),
+            WhatIf::BindingSpecChange { at, cluster, .. }
+            | WhatIf::Fail {
+                at,
+                member: cluster,
+            } => ev.push(KfEvent::Preempt(t(at), cluster.clone())),
+            _ => {}
+        }
+    }
+    for m in &opts.fail {
+        ev.push(KfEvent::Preempt(start, m.clone()));
+    }
+    ev
+}
+
+fn run_staged(
+    name: &str,
+    stages: Vec<ExecStage>,
+    kf: &KubeFleetInput<'_>,
+    opts: &RolloutOptions,
+    execute: bool,
+) -> Rollout {
+    let start = opts.start.unwrap_or(opts.at).timestamp();
+    let horizon_end = start + i64::from(opts.horizon_days) * 86_400;
+    let events = kf_events(opts, name, start);
+    let dur = |c: &str| duration_secs(c, kf, opts);
+    let stuck =
+        GoDuration::parse(&opts.kubefleet.stuck_threshold).map_or(300, |d| d.seconds().max(1));
+    let res = if execute {
+        staged::execute(
+            &stages,
+            &ExecParams {
+                run_name: name,
+                start,
+                duration: &dur,
+                events: &events,
+                approve_all: opts.approve_all,
+                stuck_threshold: stuck,
+                horizon_end,
+            },
+        )
+    } else {
+        staged::KfResult {
+            clusters: stages
+                .iter()
+                .map(|s| vec![(State::NotStarted, None, None); s.clusters.len()])
+                .collect(),
+            stages: stages
+                .iter()
+                .map(|_| (State::NotStarted, None, None, None))
+                .collect(),
+            waits: stages
+                .iter()
+                .map(|_| [(State::NotStarted, None, None); 3])
+                .collect(),
+            run: (
+                State::NotStarted,
+                Some("UpdateRunInitializeSucceeded"),
+                None,
+                None,
+            ),
+            timeline: Vec::new(),
+        }
+    };
+    let failed_clusters: BTreeSet<String> = events
+        .iter()
+        .filter_map(|e| match e {
+            KfEvent::Preempt(_, c) => Some(c.clone()),
+            _ => None,
+        })
+        .collect();
+    let stalled: BTreeSet<String> = events
+        .iter()
+        .filter_map(|e| match e {
+            KfEvent::Condition(_, c, false) => Some(c.clone()),
+            _ => None,
+        })
+        .collect();
+    let mut out_stages = Vec::new();
+    for (si, st) in stages.iter().enumerate() {
+        let members = st
+            .clusters
+            .iter()
+            .enumerate()
+            .map(|(ci, c)| {
+                let (state, s, e) = res.clusters[si][ci];
+                let reason = match state {
+                    State::Failed if failed_clusters.contains(c) => {
+                        Some(MemberReason::BindingPreempted)
+                    }
+                    State::Running if stalled.contains(c) => Some(MemberReason::ApplyFailed),
+                    _ => None,
+                };
+                Member {
+                    cluster: c.clone(),
+                    start: s.map(ts),
+                    end: e.map(ts),
+                    state,
+                    bucket: None,
+                    next_window_start: None,
+                    message: reason.as_ref().map(super::report::member_reason_text),
+                    reason,
+                }
+            })
+            .collect();
+        let (ss, reason, sstart, send) = res.stages[si];
+        let w = res.waits[si];
+        let mut waits = Vec::new();
+        if st.before_approval {
+            waits.push(Wait {
+                kind: WaitKind::Approval,
+                placement: Placement::Before,
+                name: format!("{name}-before-{}", st.name),
+                seconds: None,
+                start: w[0].1.map(ts),
+                end: w[0].2.map(ts),
+                state: w[0].0,
+            });
+        }
+        if let Some(secs) = st.after_wait {
+            waits.push(Wait {
+                kind: WaitKind::TimedWait,
+                placement: Placement::After,
+                name: format!("{name}-timedwait-{}", st.name),
+                seconds: Some(secs),
+                start: w[1].1.map(ts),
+                end: w[1].2.map(ts),
+                state: w[1].0,
+            });
+        }
+        if st.after_approval {
+            waits.push(Wait {
+                kind: WaitKind::Approval,
+                placement: Placement::After,
+                name: format!("{name}-after-{}", st.name),
+                seconds: None,
+                start: w[2].1.map(ts),
+                end: w[2].2.map(ts),
+                state: w[2].0,
+            });
+        }
+        let group_state = match ss {
+            State::Waiting => State::Running,
+            s => s,
+        };
+        out_stages.push(Stage {
+            name: st.name.clone(),
+            state: ss,
+            reason: reason.map(str::to_string),
+            start: sstart.map(ts),
+            end: send.map(ts),
+            groups: vec![Group {
+                name: st.name.clone(),
+                state: group_state,
+                concurrency: if st.deletion {
+                    st.clusters.len() as u64
+                } else {
+                    st.concurrency as u64
+                },
+                attempt_order: st.clusters.clone(),
+                members,
+            }],
+            waits,
+            deletion: st.deletion,
+        });
+    }
+    let timeline = res
+        .timeline
+        .iter()
+        .map(|c| {
+            let (subject, name, stage) = match c.subject {
+                KfSubject::Cluster(s, i) => (
+                    Subject::Member,
+                    stages[s].clusters[i].clone(),
+                    Some(stages[s].name.clone()),
+                ),
+                KfSubject::Stage(s) => (Subject::Stage, stages[s].name.clone(), None),
+                KfSubject::Wait(s, w) => {
+                    let n = match w {
+                        0 => format!("{name}-before-{}", stages[s].name),
+                        1 => format!("{name}-timedwait-{}", stages[s].name),
+                        _ => format!("{name}-after-{}", stages[s].name),
+                    };
+                    (Subject::Wait, n, Some(stages[s].name.clone()))
+                }
+                KfSubject::Run => (Subject::Run, name.to_string(), None),
+            };
+            TimelineEntry {
+                at: ts(c.at),
+                subject,
+                name,
+                stage,
+                state: c.state,
+                reason: c.reason.map(str::to_string),
+            }
+        })
+        .collect();
+    Rollout {
+        name: name.to_string(),
+        kind: "ClusterStagedUpdateRun".into(),
+        system: System::Kubefleet,
+        state: res.run.0,
+        reason: res.run.1.map(str::to_string),
+        message: None,
+        start: res.run.2.map(ts),
+        end: res.run.3.map(ts),
+        upgrade: None,
+        stages: out_stages,
+        excluded: Vec::new(),
+        timeline,
+        assumptions: super::assumptions::staged(opts),
+    }
+}
+
+fn rolling(
+    name: &str,
+    doc: &Document,
+    spec: &PlacementRolloutSpec,
+    kf: &KubeFleetInput<'_>,
+    opts: &RolloutOptions,
+    ctx: &mut Ctx,
+) -> Option<Rollout> {
+    let ru = spec
+        .strategy
+        .as_ref()
+        .and_then(|s| s.rolling_update.clone())
+        .unwrap_or_default();
+    let max_unavailable = ru
+        .max_unavailable
+        .clone()
+        .unwrap_or(IntOrString::String("25%".into()));
+    let max_surge = ru
+        .max_surge
+        .clone()
+        .unwrap_or(IntOrString::String("25%".into()));
+    let period = ru.unavailable_period_seconds.unwrap_or(60).max(0);
+    let policy = spec.policy.as_ref();
+    let ptype = policy
+        .and_then(|p| p.placement_type.as_deref())
+        .unwrap_or("PickAll");
+    let mut clusters: Vec<String> = match placement_clusters(name, kf) {
+        Some((sel, _)) => sel.into_iter().collect(),
+        None => match ptype {
+            "PickFixed" => policy.map(|p| p.cluster_names.clone()).unwrap_or_default(),
+            _ => {
+                if kf.clusters.is_empty() {
+                    return None;
+                }
+                ctx.warn(doc, "spec.policy", "no ClusterResourceBindings for this placement: the rollout is simulated over every MemberCluster in the input (placement not evaluated)");
+                let mut all: Vec<String> = kf.clusters.iter().map(|c| c.name.clone()).collect();
+                if ptype == "PickN" {
+                    let n = policy
+                        .and_then(|p| p.number_of_clusters)
+                        .unwrap_or(0)
+                        .max(0) as usize;
+                    all.sort();
+                    all.truncate(n);
+                }
+                all
+            }
+        },
+    };
+    clusters.sort_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
+    clusters.dedup();
+    let target = match ptype {
+        "PickN" => policy.and_then(|p| p.number_of_clusters).unwrap_or(0),
+        "PickFixed" => policy.map_or(0, |p| p.cluster_names.len() as i64),
+        _ => clusters.len() as i64,
+    };
+    let budget = super::rolling::budget(target, &max_unavailable, &max_surge).ok()?;
+    let start = opts.start.unwrap_or(opts.at).timestamp();
+    let window = match opts.kubefleet.rolling_change {
+        RollingChange::FirstPlacement => clusters.len().max(1),
+        RollingChange::InPlace => budget.max_unavailable_number.max(0) as usize,
+    };
+    let extra = if opts.kubefleet.untrackable_resources {
+        period
+    } else {
+        0
+    };
+    let mut members = Vec::new();
+    let mut timeline = Vec::new();
+    let mut ends: Vec<i64> = Vec::new();
+    let mut last_end = start;
+    for c in &clusters {
+        if window == 0 {
+            members.push(Member {
+                cluster: c.clone(),
+                start: None,
+                end: None,
+                state: State::NotStarted,
+                bucket: None,
+                next_window_start: None,
+                reason: None,
+                message: None,
+            });
+            continue;
+        }
+        // Sliding window: the k-th cluster starts when the (k - window)-th became ready.
+        let k = members.len();
+        let s = if k < window {
+            start
+        } else {
+            ends.get(k - window).copied().unwrap_or(start)
+        };
+        let e = s + duration_secs(c, kf, opts) + extra;
+        ends.push(e);
+        // Keep `ends` sorted so the earliest-free slot is used next.
+        ends.sort_unstable();
+        last_end = last_end.max(e);
+        timeline.push(TimelineEntry {
+            at: ts(s),
+            subject: Subject::Member,
+            name: c.clone(),
+            stage: Some("RollingUpdate".into()),
+            state: State::Running,
+            reason: None,
+        });
+        timeline.push(TimelineEntry {
+            at: ts(e),
+            subject: Subject::Member,
+            name: c.clone(),
+            stage: Some("RollingUpdate".into()),
+            state: State::Completed,
+            reason: None,
+        });
+        members.push(Member {
+            cluster: c.clone(),
+            start: Some(ts(s)),
+            end: Some(ts(e)),
+            state: State::Completed,
+            bucket: None,
+            next_window_start: None,
+            reason: None,
+            message: None,
+        });
+    }
+    timeline.sort_by_key(|e| e.at);
+    let blocked = window == 0 && !clusters.is_empty();
+    let state = if blocked {
+        State::Blocked
+    } else {
+        State::Completed
+    };
+    let end = (!blocked).then(|| ts(last_end));
+    timeline.insert(
+        0,
+        TimelineEntry {
+            at: ts(start),
+            subject: Subject::Run,
+            name: name.to_string(),
+            stage: None,
+            state: if blocked {
+                State::Blocked
+            } else {
+                State::Running
+            },
+            reason: blocked.then(|| "MaxUnavailableIsZero".to_string()),
+        },
+    );
+    if !blocked {
+        timeline.push(TimelineEntry {
+            at: ts(last_end),
+            subject: Subject::Run,
+            name: name.to_string(),
+            stage: None,
+            state: State::Completed,
+            reason: None,
+        });
+    }
+    Some(Rollout {
+        name: name.to_string(),
+        kind: "ClusterResourcePlacement".into(),
+        system: System::Kubefleet,
+        state,
+        reason: blocked.then(|| "MaxUnavailableIsZero".to_string()),
+        message: blocked.then(|| "maxUnavailable resolves to 0: in-place updates never start; only failed-to-apply clusters are updated".to_string()),
+        start: Some(ts(start)),
+        end,
+        upgrade: None,
+        stages: vec![Stage {
+            name: "RollingUpdate".into(),
+            state,
+            reason: None,
+            start: Some(ts(start)),
+            end,
+            groups: vec![Group {
+                name: "RollingUpdate".into(),
+                state,
+                concurrency: window as u64,
+                attempt_order: clusters.clone(),
+                members,
+            }],
+            waits: if period > 0 && opts.kubefleet.untrackable_resources {
+                vec![Wait { kind: WaitKind::TimedWait, placement: Placement::After, name: "unavailablePeriodSeconds".into(), seconds: Some(period), start: None, end: None, state: State::Completed }]
+            } else {
+                Vec::new()
+            },
+            deletion: false,
+        }],
+        excluded: Vec::new(),
+        timeline,
+        assumptions: super::assumptions::rolling(opts),
+    })
+}

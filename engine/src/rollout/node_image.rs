@@ -1,0 +1,159 @@
+//! Node image selection of Azure update runs (rollout.md A.5, R-AZ-50 … R-AZ-52).
+
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// `nodeImageSelection.type`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+pub enum NodeImageSelection {
+    /// Newest image of the pool's type in the pool's region (R-AZ-50).
+    Latest,
+    /// Latest version common to every region hosting the image type, frozen at run start (R-AZ-51).
+    Consistent,
+}
+
+/// `region → imageType → versions`.
+pub type ImageCatalogue = BTreeMap<String, BTreeMap<String, Vec<String>>>;
+
+/// A node pool as the selection sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PoolView {
+    /// Pool name.
+    pub name: String,
+    /// Image type (`AKSUbuntu-2204gen2containerd`).
+    pub image_type: String,
+    /// Current image version (`202405.03.0`).
+    pub current: String,
+}
+
+/// A member and its pools.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MemberPools {
+    /// Member name.
+    pub name: String,
+    /// Azure region.
+    pub region: String,
+    /// Node pools.
+    pub node_pools: Vec<PoolView>,
+}
+
+/// Why a pool does not move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum PoolSkipReason {
+    /// Already on the selected image.
+    AlreadyAtSelectedImage,
+    /// Consistent: no version common to all regions of the image type.
+    NoCommonImage,
+    /// Latest: the region lists no image of this type.
+    NoImageInRegion,
+    /// The pool is on a newer image than the selected one; images are never downgraded.
+    NewerThanSelectedImage,
+}
+
+/// What happens to one pool.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "action", rename_all = "camelCase")]
+pub enum PoolAction {
+    /// Moves to `to`.
+    Upgrade {
+        /// Target image version.
+        to: String,
+    },
+    /// Stays.
+    Skip {
+        /// Why.
+        reason: PoolSkipReason,
+    },
+}
+
+/// The selection for a set of members.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ImageSelectionResult {
+    /// Consistent: the version picked per image type (`None` = no common version).
+    pub selected: BTreeMap<String, Option<String>>,
+    /// `"member/pool" → action`.
+    pub pools: BTreeMap<String, PoolAction>,
+    /// Members with at least one pool to move.
+    pub members_upgrading: BTreeSet<String>,
+}
+
+/// Image versions sort as opaque strings within one image type (R-AZ-52 note, ASSUME).
+fn newest<'a>(versions: impl Iterator<Item = &'a String>) -> Option<&'a String> {
+    versions.max()
+}
+
+/// Selects images for every pool of `members` (R-AZ-50/51).
+pub fn select(
+    selection: NodeImageSelection,
+    catalogue: &ImageCatalogue,
+    members: &[MemberPools],
+) -> ImageSelectionResult {
+    let mut selected: BTreeMap<String, Option<String>> = BTreeMap::new();
+    if selection == NodeImageSelection::Consistent {
+        let mut regions_of: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
+        for m in members {
+            for p in &m.node_pools {
+                regions_of
+                    .entry(&p.image_type)
+                    .or_default()
+                    .insert(&m.region);
+            }
+        }
+        for (image_type, regions) in regions_of {
+            let mut common: Option<BTreeSet<&String>> = None;
+            for region in regions {
+                let versions: BTreeSet<&String> = catalogue
+                    .get(region)
+                    .and_then(|r| r.get(image_type))
+                    .map(|v| v.iter().collect())
+                    .unwrap_or_default();
+                common = Some(match common {
+                    None => versions,
+                    Some(c) => c.intersection(&versions).copied().collect(),
+                });
+            }
+            let pick = common.and_then(|c| newest(c.into_iter()).cloned());
+            selected.insert(image_type.to_string(), pick);
+        }
+    }
+    let mut pools = BTreeMap::new();
+    let mut members_upgrading = BTreeSet::new();
+    for m in members {
+        for p in &m.node_pools {
+            let target = match selection {
+                NodeImageSelection::Consistent => match selected.get(&p.image_type) {
+                    Some(Some(v)) => Ok(v.clone()),
+                    _ => Err(PoolSkipReason::NoCommonImage),
+                },
+                NodeImageSelection::Latest => catalogue
+                    .get(&m.region)
+                    .and_then(|r| r.get(&p.image_type))
+                    .and_then(|v| newest(v.iter()))
+                    .cloned()
+                    .ok_or(PoolSkipReason::NoImageInRegion),
+            };
+            let action = match target {
+                Err(reason) => PoolAction::Skip { reason },
+                Ok(to) if to == p.current => PoolAction::Skip {
+                    reason: PoolSkipReason::AlreadyAtSelectedImage,
+                },
+                Ok(to) if to < p.current => PoolAction::Skip {
+                    reason: PoolSkipReason::NewerThanSelectedImage,
+                },
+                Ok(to) => {
+                    members_upgrading.insert(m.name.clone());
+                    PoolAction::Upgrade { to }
+                }
+            };
+            pools.insert(format!("{}/{}", m.name, p.name), action);
+        }
+    }
+    ImageSelectionResult {
+        selected,
+        pools,
+        members_upgrading,
+    }
+}

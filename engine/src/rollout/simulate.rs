@@ -1,0 +1,1079 @@
+//! Azure update runs on a virtual clock (rollout.md A.3, A.4): stages one after another,
+//! groups in parallel, members one at a time picked by maintenance-window bucket at every
+//! pick, after-stage waits, user skips, stop/start, and what-if failures and pendings with
+//! the exact state propagation of R-AZ-40 … R-AZ-46.
+
+use super::maintenance::{bucket, Bucket, Window};
+use super::options::{
+    AllSkippedRunState, AzureOptions, SiblingGroupsOnFailure, SkipTarget, TieBreak,
+};
+use super::plan::{MemberReason, State, Subject};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// One member of a planned Azure run.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SimMember {
+    /// Name.
+    pub name: String,
+    /// Index into [`SimPlan::windows`]; `None` = no maintenance window configured.
+    pub windows: Option<usize>,
+    /// Update duration in seconds.
+    pub duration: i64,
+    /// Skipped when the group reaches it (already at target …).
+    pub skip: Option<MemberReason>,
+    /// Its operation is rejected when it starts (R-AZ-38): it fails at once.
+    pub reject: Option<MemberReason>,
+}
+
+/// One group.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SimGroup {
+    /// Name.
+    pub name: String,
+    /// Members in flight at once (1 unless the preview `maxConcurrency` is set).
+    pub concurrency: usize,
+    /// Indices into [`SimPlan::members`].
+    pub members: Vec<usize>,
+}
+
+/// One stage.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SimStage {
+    /// Name.
+    pub name: String,
+    /// `afterStageWaitInSeconds`.
+    pub wait_seconds: i64,
+    /// Groups, run in parallel.
+    pub groups: Vec<SimGroup>,
+}
+
+/// A planned run, ready to simulate.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SimPlan {
+    /// Stages in order.
+    pub stages: Vec<SimStage>,
+    /// Every member of the run.
+    pub members: Vec<SimMember>,
+    /// Shared window lists (sorted, merged).
+    pub windows: Vec<Vec<Window>>,
+}
+
+/// A user action or what-if on the clock (Unix seconds).
+#[derive(Debug, Clone, PartialEq)]
+pub enum SimEvent {
+    /// `stop`.
+    Stop(i64),
+    /// `start` (resume).
+    Start(i64),
+    /// `skip` of a target.
+    Skip(i64, SkipTarget, String),
+    /// The member's operation fails (at `Some(t)` if running then, else at its end).
+    Fail(Option<i64>, String),
+    /// The member's window never opens.
+    Pending(String),
+}
+
+/// One state change.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Change {
+    /// When (Unix seconds).
+    pub at: i64,
+    /// Subject kind.
+    pub subject: Subject,
+    /// Index: member index, flat group index, stage index (also for waits), 0 for the run.
+    pub index: usize,
+    /// New state.
+    pub state: State,
+}
+
+/// A member's final state, start, end and reason.
+pub type MemberOutcome = (State, Option<i64>, Option<i64>, Option<MemberReason>);
+
+/// Result of a simulation.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct SimResult {
+    /// Per member: final state, start, end, reason.
+    pub members: Vec<MemberOutcome>,
+    /// Per flat group (stage-major order): final state.
+    pub groups: Vec<State>,
+    /// Per stage: final state, start, end.
+    pub stages: Vec<(State, Option<i64>, Option<i64>)>,
+    /// Per stage: after-stage wait state, start, end.
+    pub waits: Vec<(State, Option<i64>, Option<i64>)>,
+    /// Run state, start, end.
+    pub run: (State, Option<i64>, Option<i64>),
+    /// Every change in time order.
+    pub timeline: Vec<Change>,
+    /// Members in the order they started.
+    pub start_order: Vec<usize>,
+    /// The clock stopped at the horizon with work left.
+    pub horizon_reached: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Ev {
+    User(usize),
+    RunStart,
+    MemberEnd(usize),
+    GroupWake(usize),
+    WaitEnd(usize),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Halt {
+    None,
+    Failed,
+    Stopping,
+}
+
+/// How many members of a group are in each state.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Counts {
+    /// NotStarted.
+    pub not_started: usize,
+    /// Pending.
+    pub pending: usize,
+    /// Running.
+    pub running: usize,
+    /// Completed.
+    pub completed: usize,
+    /// Skipped.
+    pub skipped: usize,
+    /// Failed.
+    pub failed: usize,
+}
+
+impl Counts {
+    /// Adds `d` members in state `s`.
+    pub fn add(&mut self, s: State, d: isize) {
+        let c = match s {
+            State::NotStarted => &mut self.not_started,
+            State::Pending => &mut self.pending,
+            State::Running => &mut self.running,
+            State::Completed => &mut self.completed,
+            State::Skipped => &mut self.skipped,
+            State::Failed => &mut self.failed,
+            _ => return,
+        };
+        *c = c.saturating_add_signed(d);
+    }
+    /// All members.
+    pub fn total(&self) -> usize {
+        self.not_started + self.pending + self.running + self.completed + self.skipped + self.failed
+    }
+}
+
+/// What a group's state depends on besides its members' counts.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct GroupFlags {
+    /// Its stage has started.
+    pub started: bool,
+    /// The user skipped it.
+    pub user_skipped: bool,
+    /// A member failed somewhere in the run.
+    pub halted_by_failure: bool,
+    /// The run is stopping or stopped.
+    pub halted_by_stop: bool,
+}
+
+/// Group state (R-AZ-41, R-AZ-42) from its members' state counts.
+pub fn group_state(c: &Counts, f: GroupFlags, opts: &AzureOptions) -> State {
+    let c_total = c.total();
+    let (not_started, pending, running, completed, skipped, failed) = (
+        c.not_started,
+        c.pending,
+        c.running,
+        c.completed,
+        c.skipped,
+        c.failed,
+    );
+    let (started, user_skipped, halted_by_failure, halted_by_stop) = (
+        f.started,
+        f.user_skipped,
+        f.halted_by_failure,
+        f.halted_by_stop,
+    );
+    if user_skipped || (c_total > 0 && skipped == c_total) || c_total == 0 && started {
+        return State::Skipped;
+    }
+    if !started {
+        return State::NotStarted;
+    }
+    if failed > 0 {
+        return State::Failed;
+    }
+    if not_started + pending + running == 0 {
+        return if completed > 0 {
+            State::Completed
+        } else {
+            State::Skipped
+        };
+    }
+    if running > 0 {
+        return State::Running;
+    }
+    if halted_by_failure {
+        return match opts.sibling_groups_on_failure {
+            SiblingGroupsOnFailure::Stopped => State::Stopped,
+            SiblingGroupsOnFailure::Failed => State::Failed,
+        };
+    }
+    if halted_by_stop {
+        return State::Stopped;
+    }
+    if not_started == 0 && pending > 0 {
+        return State::Pending;
+    }
+    State::Running
+}
+
+/// Stage state from its groups (R-AZ-43); `wait` is the after-stage wait's state (None = no wait).
+pub fn stage_state(
+    groups: &[State],
+    started: bool,
+    user_skipped: bool,
+    wait: Option<State>,
+) -> State {
+    if user_skipped {
+        return State::Skipped;
+    }
+    if !started {
+        return State::NotStarted;
+    }
+    if groups.contains(&State::Failed) {
+        return State::Failed;
+    }
+    if groups.iter().all(|g| g.is_terminal()) {
+        if groups.contains(&State::Stopped) {
+            return State::Stopped;
+        }
+        if groups.iter().all(|g| *g == State::Skipped) && wait != Some(State::Running) {
+            return State::Skipped;
+        }
+        return match wait {
+            Some(State::Running) | Some(State::NotStarted) => State::Running,
+            _ => State::Completed,
+        };
+    }
+    if groups.contains(&State::Running) {
+        return State::Running;
+    }
+    if groups
+        .iter()
+        .filter(|g| !g.is_terminal())
+        .all(|g| *g == State::Pending)
+    {
+        return State::Pending;
+    }
+    State::Running
+}
+
+/// Run state from its stages (R-AZ-44, R-AZ-46).
+pub fn run_state(
+    stages: &[State],
+    started: bool,
+    stopping: bool,
+    any_running: bool,
+    opts: &AzureOptions,
+) -> State {
+    if !started {
+        return State::NotStarted;
+    }
+    if stages.contains(&State::Failed) {
+        return State::Failed;
+    }
+    if stages.iter().all(|s| s.is_terminal()) {
+        if stages.contains(&State::Stopped) {
+            return State::Stopped;
+        }
+        if !stages.is_empty() && stages.iter().all(|s| *s == State::Skipped) {
+            return match opts.all_stages_skipped_run_state {
+                AllSkippedRunState::Skipped => State::Skipped,
+                AllSkippedRunState::Completed => State::Completed,
+            };
+        }
+        return State::Completed;
+    }
+    if stopping {
+        return if any_running {
+            State::Stopping
+        } else {
+            State::Stopped
+        };
+    }
+    if stages.contains(&State::Stopped) {
+        return State::Stopped;
+    }
+    match stages.iter().find(|s| !s.is_terminal()) {
+        Some(State::Pending) => State::Pending,
+        _ => State::Running,
+    }
+}
+
+struct Sim<'a> {
+    plan: &'a SimPlan,
+    opts: &'a AzureOptions,
+    horizon_end: i64,
+    events: &'a [SimEvent],
+    // flat groups
+    g_stage: Vec<usize>,
+    g_first: Vec<usize>,
+    m_group: Vec<usize>,
+    m_state: Vec<State>,
+    m_start: Vec<Option<i64>>,
+    m_end: Vec<Option<i64>>,
+    m_planned_end: Vec<Option<i64>>,
+    m_reason: Vec<Option<MemberReason>>,
+    m_fail: Vec<Option<Option<i64>>>,
+    m_pending: Vec<bool>,
+    g_counts: Vec<Counts>,
+    g_state: Vec<State>,
+    g_user_skipped: Vec<bool>,
+    g_wake: Vec<Option<i64>>,
+    g_frozen: Vec<Option<Vec<usize>>>,
+    s_state: Vec<State>,
+    s_started: Vec<bool>,
+    s_user_skipped: Vec<bool>,
+    s_start: Vec<Option<i64>>,
+    s_end: Vec<Option<i64>>,
+    w_state: Vec<State>,
+    w_start: Vec<Option<i64>>,
+    w_end: Vec<Option<i64>>,
+    w_skip_requested: Vec<bool>,
+    run: State,
+    run_started: bool,
+    run_start: Option<i64>,
+    run_end: Option<i64>,
+    current: usize,
+    halt: Halt,
+    running_total: usize,
+    queue: BinaryHeap<Reverse<(i64, u64, Ev)>>,
+    seq: u64,
+    timeline: Vec<Change>,
+    start_order: Vec<usize>,
+    horizon_reached: bool,
+}
+
+/// Simulates `plan` starting at `start`.
+pub fn simulate(
+    plan: &SimPlan,
+    start: i64,
+    events: &[SimEvent],
+    opts: &AzureOptions,
+    horizon_end: i64,
+) -> SimResult {
+    let mut g_stage = Vec::new();
+    let mut g_first = Vec::new();
+    let mut m_group = vec![usize::MAX; plan.members.len()];
+    for (si, s) in plan.stages.iter().enumerate() {
+        g_first.push(g_stage.len());
+        for g in &s.groups {
+            for &m in &g.members {
+                if let Some(slot) = m_group.get_mut(m) {
+                    *slot = g_stage.len();
+                }
+            }
+            g_stage.push(si);
+        }
+    }
+    let ng = g_stage.len();
+    let ns = plan.stages.len();
+    let nm = plan.members.len();
+    let mut g_counts = vec![Counts::default(); ng];
+    for (gi, c) in g_counts.iter_mut().enumerate() {
+        c.not_started = flat_group(plan, &g_stage, &g_first, gi).map_or(0, |g| g.members.len());
+    }
+    let mut sim = Sim {
+        plan,
+        opts,
+        horizon_end,
+        events,
+        g_stage,
+        g_first,
+        m_group,
+        m_state: vec![State::NotStarted; nm],
+        m_start: vec![None; nm],
+        m_end: vec![None; nm],
+        m_planned_end: vec![None; nm],
+        m_reason: vec![None; nm],
+        m_fail: vec![None; nm],
+        m_pending: vec![false; nm],
+        g_counts,
+        g_state: vec![State::NotStarted; ng],
+        g_user_skipped: vec![false; ng],
+        g_wake: vec![None; ng],
+        g_frozen: vec![None; ng],
+        s_state: vec![State::NotStarted; ns],
+        s_started: vec![false; ns],
+        s_user_skipped: vec![false; ns],
+        s_start: vec![None; ns],
+        s_end: vec![None; ns],
+        w_state: vec![State::NotStarted; ns],
+        w_start: vec![None; ns],
+        w_end: vec![None; ns],
+        w_skip_requested: vec![false; ns],
+        run: State::NotStarted,
+        run_started: false,
+        run_start: None,
+        run_end: None,
+        current: 0,
+        halt: Halt::None,
+        running_total: 0,
+        queue: BinaryHeap::new(),
+        seq: 0,
+        timeline: Vec::new(),
+        start_order: Vec::new(),
+        horizon_reached: false,
+    };
+    // What-ifs that are properties of a member, not instants.
+    for e in events {
+        match e {
+            SimEvent::Fail(at, name) => {
+                if let Some(m) = sim.member_index(name) {
+                    sim.m_fail[m] = Some(*at);
+                }
+            }
+            SimEvent::Pending(name) => {
+                if let Some(m) = sim.member_index(name) {
+                    sim.m_pending[m] = true;
+                }
+            }
+            _ => {}
+        }
+    }
+    // User actions first, so that a skip at the start instant applies before the first pick.
+    for (i, e) in events.iter().enumerate() {
+        let t = match e {
+            SimEvent::Stop(t) | SimEvent::Start(t) | SimEvent::Skip(t, _, _) => *t,
+            SimEvent::Fail(Some(t), _) => *t,
+            _ => continue,
+        };
+        sim.push(t.max(start), Ev::User(i));
+    }
+    sim.push(start, Ev::RunStart);
+    sim.run_loop();
+    let groups = sim.g_state.clone();
+    SimResult {
+        members: (0..nm)
+            .map(|m| {
+                (
+                    sim.m_state[m],
+                    sim.m_start[m],
+                    sim.m_end[m],
+                    sim.m_reason[m].clone(),
+                )
+            })
+            .collect(),
+        groups,
+        stages: (0..ns)
+            .map(|s| (sim.s_state[s], sim.s_start[s], sim.s_end[s]))
+            .collect(),
+        waits: (0..ns)
+            .map(|s| (sim.w_state[s], sim.w_start[s], sim.w_end[s]))
+            .collect(),
+        run: (sim.run, sim.run_start, sim.run_end),
+        timeline: sim.timeline,
+        start_order: sim.start_order,
+        horizon_reached: sim.horizon_reached,
+    }
+}
+
+fn flat_group<'p>(
+    plan: &'p SimPlan,
+    g_stage: &[usize],
+    g_first: &[usize],
+    gi: usize,
+) -> Option<&'p SimGroup> {
+    let si = *g_stage.get(gi)?;
+    let first = *g_first.get(si)?;
+    plan.stages.get(si)?.groups.get(gi - first)
+}
+
+impl<'a> Sim<'a> {
+    fn member_index(&self, name: &str) -> Option<usize> {
+        self.plan.members.iter().position(|m| m.name == name)
+    }
+
+    fn group(&self, gi: usize) -> Option<&'a SimGroup> {
+        flat_group(self.plan, &self.g_stage, &self.g_first, gi)
+    }
+
+    fn push(&mut self, t: i64, ev: Ev) {
+        self.seq += 1;
+        self.queue.push(Reverse((t, self.seq, ev)));
+    }
+
+    fn record(&mut self, at: i64, subject: Subject, index: usize, state: State) {
+        self.timeline.push(Change {
+            at,
+            subject,
+            index,
+            state,
+        });
+    }
+
+    fn set_member(&mut self, m: usize, s: State, t: i64) {
+        let old = self.m_state[m];
+        if old == s {
+            return;
+        }
+        if let Some(&g) = self.m_group.get(m) {
+            if let Some(c) = self.g_counts.get_mut(g) {
+                c.add(old, -1);
+                c.add(s, 1);
+            }
+        }
+        if s == State::Running {
+            self.running_total += 1;
+        }
+        if old == State::Running {
+            self.running_total = self.running_total.saturating_sub(1);
+        }
+        self.m_state[m] = s;
+        self.record(t, Subject::Member, m, s);
+    }
+
+    fn run_loop(&mut self) {
+        let mut steps: u64 = 0;
+        while let Some(Reverse((t, _, ev))) = self.queue.pop() {
+            if t > self.horizon_end {
+                self.horizon_reached = true;
+                break;
+            }
+            steps += 1;
+            if steps > 50_000_000 {
+                self.horizon_reached = true;
+                break;
+            }
+            match ev {
+                Ev::RunStart => self.on_run_start(t),
+                Ev::User(i) => self.on_user(i, t),
+                Ev::MemberEnd(m) => self.on_member_end(m, t),
+                Ev::GroupWake(g) => {
+                    if self.g_wake[g] == Some(t) {
+                        self.g_wake[g] = None;
+                        self.pick(g, t);
+                    }
+                }
+                Ev::WaitEnd(s) => {
+                    if self.w_state[s] == State::Running && self.w_end[s].is_none() {
+                        self.w_state[s] = State::Completed;
+                        self.w_end[s] = Some(t);
+                        self.record(t, Subject::Wait, s, State::Completed);
+                    }
+                }
+            }
+            self.refresh(t);
+        }
+    }
+
+    fn on_run_start(&mut self, t: i64) {
+        self.run_started = true;
+        self.run_start = Some(t);
+        self.enter_stage(0, t);
+    }
+
+    fn enter_stage(&mut self, si: usize, t: i64) {
+        self.current = si;
+        let Some(stage) = self.plan.stages.get(si) else {
+            return;
+        };
+        self.s_started[si] = true;
+        self.s_start[si] = Some(t);
+        let first = self.g_first.get(si).copied().unwrap_or(0);
+        for gi in first..first + stage.groups.len() {
+            if !self.g_user_skipped[gi] {
+                self.pick(gi, t);
+            }
+        }
+    }
+
+    fn on_user(&mut self, i: usize, t: i64) {
+        let Some(e) = self.events.get(i) else { return };
+        match e.clone() {
+            SimEvent::Stop(_) => {
+                if self.run_started && !self.run.is_terminal() && self.halt == Halt::None {
+                    self.halt = Halt::Stopping;
+                }
+            }
+            SimEvent::Start(_) => {
+                if self.halt == Halt::Stopping {
+                    self.halt = Halt::None;
+                    let si = self.current;
+                    if let Some(stage) = self.plan.stages.get(si) {
+                        let first = self.g_first.get(si).copied().unwrap_or(0);
+                        for gi in first..first + stage.groups.len() {
+                            if !self.g_user_skipped[gi] {
+                                self.pick(gi, t);
+                            }
+                        }
+                    }
+                }
+            }
+            SimEvent::Skip(_, target, name) => self.on_skip(target, &name, t),
+            SimEvent::Fail(_, name) => {
+                if let Some(m) = self.member_index(&name) {
+                    if self.m_state[m] == State::Running {
+                        self.m_planned_end[m] = Some(t);
+                        self.on_member_end(m, t);
+                    }
+                }
+            }
+            SimEvent::Pending(_) => {}
+        }
+    }
+
+    fn skip_member(&mut self, m: usize, t: i64) {
+        if matches!(self.m_state[m], State::NotStarted | State::Pending) {
+            self.m_reason[m] = Some(MemberReason::UserSkipped);
+            self.set_member(m, State::Skipped, t);
+        }
+    }
+
+    fn skip_group(&mut self, gi: usize, t: i64) {
+        let Some(g) = self.group(gi) else { return };
+        let started = self.g_counts[gi].not_started != g.members.len();
+        if started && self.s_started[self.g_stage[gi]] {
+            return;
+        }
+        self.g_user_skipped[gi] = true;
+        for &m in &g.members {
+            self.skip_member(m, t);
+        }
+    }
+
+    fn on_skip(&mut self, target: SkipTarget, name: &str, t: i64) {
+        match target {
+            SkipTarget::Member => {
+                if let Some(m) = self.member_index(name) {
+                    self.skip_member(m, t);
+                }
+            }
+            SkipTarget::Group => {
+                if let Some(gi) =
+                    (0..self.g_stage.len()).find(|&g| self.group(g).is_some_and(|x| x.name == name))
+                {
+                    self.skip_group(gi, t);
+                }
+            }
+            SkipTarget::Stage => {
+                if let Some(si) = self.plan.stages.iter().position(|s| s.name == name) {
+                    if self.s_started[si] {
+                        return;
+                    }
+                    self.s_user_skipped[si] = true;
+                    let first = self.g_first[si];
+                    for gi in first..first + self.plan.stages[si].groups.len() {
+                        self.skip_group(gi, t);
+                    }
+                    if self.plan.stages[si].wait_seconds > 0 {
+                        self.w_state[si] = State::Skipped;
+                        self.record(t, Subject::Wait, si, State::Skipped);
+                    }
+                }
+            }
+            SkipTarget::AfterStageWait => {
+                if let Some(si) = self.plan.stages.iter().position(|s| s.name == name) {
+                    if self.w_state[si] == State::Running {
+                        self.w_state[si] = State::Skipped;
+                        self.w_end[si] = Some(t);
+                        self.record(t, Subject::Wait, si, State::Skipped);
+                    } else if self.w_state[si] == State::NotStarted {
+                        self.w_skip_requested[si] = true;
+                    }
+                }
+            }
+        }
+    }
+
+    fn on_member_end(&mut self, m: usize, t: i64) {
+        if self.m_state[m] != State::Running || self.m_planned_end[m] != Some(t) {
+            return;
+        }
+        self.m_end[m] = Some(t);
+        let failed = self.m_fail[m].is_some() || self.plan.members[m].reject.is_some();
+        if failed {
+            if self.m_reason[m].is_none() {
+                self.m_reason[m] = Some(
+                    self.plan.members[m]
+                        .reject
+                        .clone()
+                        .unwrap_or(MemberReason::InjectedFailure),
+                );
+            }
+            self.set_member(m, State::Failed, t);
+            self.halt = Halt::Failed;
+        } else {
+            self.set_member(m, State::Completed, t);
+        }
+        if self.halt == Halt::None {
+            let g = self.m_group[m];
+            self.pick(g, t);
+        }
+    }
+
+    fn rank(&self, m: usize, t: i64) -> (u8, i64, usize) {
+        let b = self.bucket_of(m, t);
+        let w = match (self.opts.tie_break, b) {
+            (TieBreak::BucketWindowStartName, Bucket::OpensSoon(s)) => s,
+            _ => 0,
+        };
+        (b.number(), w, m)
+    }
+
+    fn bucket_of(&self, m: usize, t: i64) -> Bucket {
+        if self.m_pending[m] {
+            return Bucket::Closed(None);
+        }
+        let w = self.plan.members[m]
+            .windows
+            .and_then(|i| self.plan.windows.get(i))
+            .map(Vec::as_slice);
+        bucket(w, t, self.opts.four_hour_boundary_inclusive)
+    }
+
+    /// R-AZ-34/35: the group walks its candidates in bucket order; at-target members are
+    /// skipped, closed-window ones become Pending, the first startable one runs.
+    fn pick(&mut self, gi: usize, t: i64) {
+        if self.halt != Halt::None {
+            return;
+        }
+        let Some(group) = self.group(gi) else { return };
+        if self.g_user_skipped[gi] {
+            return;
+        }
+        // Member names sort the same as indices inside a group (members are sorted by name
+        // when the plan is built), so the index is the name tie-break.
+        if !self.opts.reevaluate_buckets_each_pick && self.g_frozen[gi].is_none() {
+            let mut order: Vec<usize> = group.members.clone();
+            order.sort_by_key(|&m| self.rank(m, t));
+            self.g_frozen[gi] = Some(order);
+        }
+        loop {
+            if self.g_counts[gi].running >= group.concurrency.max(1) {
+                break;
+            }
+            let candidates: Vec<usize> = match &self.g_frozen[gi] {
+                Some(order) => order
+                    .iter()
+                    .copied()
+                    .filter(|&m| matches!(self.m_state[m], State::NotStarted | State::Pending))
+                    .collect(),
+                None => group
+                    .members
+                    .iter()
+                    .copied()
+                    .filter(|&m| matches!(self.m_state[m], State::NotStarted | State::Pending))
+                    .collect(),
+            };
+            if candidates.is_empty() {
+                break;
+            }
+            let frozen = self.g_frozen[gi].is_some();
+            // Position of each candidate in the walk: frozen order or the current ranks.
+            let keyed: Vec<((u8, i64, usize), usize, Bucket)> = candidates
+                .iter()
+                .enumerate()
+                .map(|(pos, &m)| {
+                    let b = self.bucket_of(m, t);
+                    let key = if frozen { (0, 0, pos) } else { self.rank(m, t) };
+                    (key, m, b)
+                })
+                .collect();
+            let chosen = keyed
+                .iter()
+                .filter(|(_, m, b)| b.can_start() && self.plan.members[*m].skip.is_none())
+                .min_by_key(|(k, _, _)| *k)
+                .map(|(k, m, _)| (*k, *m));
+            let mut before: Vec<&((u8, i64, usize), usize, Bucket)> = keyed
+                .iter()
+                .filter(|(k, _, _)| chosen.is_none_or(|(ck, _)| *k < ck))
+                .collect();
+            before.sort_by_key(|(k, _, _)| *k);
+            for (_, m, _) in before {
+                let m = *m;
+                if let Some(reason) = self.plan.members[m].skip.clone() {
+                    self.m_reason[m] = Some(reason);
+                    self.set_member(m, State::Skipped, t);
+                } else {
+                    self.set_member(m, State::Pending, t);
+                }
+            }
+            match chosen {
+                Some((_, m)) => {
+                    self.m_start[m] = Some(t);
+                    let d = self.plan.members[m].duration.max(0);
+                    let end = if self.plan.members[m].reject.is_some() {
+                        t
+                    } else {
+                        t + d
+                    };
+                    self.m_planned_end[m] = Some(end);
+                    if let Some(Some(ft)) = self.m_fail[m] {
+                        if ft > t && ft < end {
+                            self.m_planned_end[m] = Some(ft);
+                        }
+                    }
+                    self.set_member(m, State::Running, t);
+                    self.start_order.push(m);
+                    let pe = self.m_planned_end[m].unwrap_or(end);
+                    self.push(pe, Ev::MemberEnd(m));
+                }
+                None => break,
+            }
+        }
+        // Sleep until the earliest window opening among Pending members.
+        if self.g_counts[gi].running < group.concurrency.max(1) {
+            let next = group
+                .members
+                .iter()
+                .filter(|&&m| self.m_state[m] == State::Pending)
+                .filter_map(|&m| self.bucket_of(m, t).next_start())
+                .filter(|&s| s > t)
+                .min();
+            if let Some(n) = next {
+                if self.g_wake[gi].is_none_or(|w| w > n || w <= t) {
+                    self.g_wake[gi] = Some(n);
+                    self.push(n, Ev::GroupWake(gi));
+                }
+            }
+        }
+    }
+
+    /// Recomputes the current stage's groups, the stage, and the run; advances stages.
+    fn refresh(&mut self, t: i64) {
+        loop {
+            let si = self.current;
+            let Some(stage) = self.plan.stages.get(si) else {
+                break;
+            };
+            let first = self.g_first[si];
+            let halted_failure = self.halt == Halt::Failed;
+            let halted_stop = self.halt == Halt::Stopping;
+            for gi in first..first + stage.groups.len() {
+                let c = self.g_counts[gi];
+                let s = group_state(
+                    &c,
+                    GroupFlags {
+                        started: self.s_started[si],
+                        user_skipped: self.g_user_skipped[gi],
+                        halted_by_failure: halted_failure,
+                        halted_by_stop: halted_stop,
+                    },
+                    self.opts,
+                );
+                if s != self.g_state[gi] {
+                    self.g_state[gi] = s;
+                    self.record(t, Subject::Group, gi, s);
+                }
+            }
+            let gs = &self.g_state[first..first + stage.groups.len()];
+            let all_terminal = gs.iter().all(|g| g.is_terminal());
+            let all_skipped = gs.iter().all(|g| *g == State::Skipped);
+            let failed = gs.contains(&State::Failed);
+            let stopped = gs.contains(&State::Stopped);
+            // The after-stage wait starts once every group is terminal.
+            if self.s_started[si]
+                && all_terminal
+                && !failed
+                && !stopped
+                && self.w_state[si] == State::NotStarted
+            {
+                let runs_wait =
+                    stage.wait_seconds > 0 && (!all_skipped || self.opts.skipped_stage_runs_wait);
+                if stage.wait_seconds > 0 && (!runs_wait || self.w_skip_requested[si]) {
+                    self.w_state[si] = State::Skipped;
+                    self.w_start[si] = Some(t);
+                    self.w_end[si] = Some(t);
+                    self.record(t, Subject::Wait, si, State::Skipped);
+                } else if runs_wait {
+                    self.w_state[si] = State::Running;
+                    self.w_start[si] = Some(t);
+                    self.record(t, Subject::Wait, si, State::Running);
+                    self.push(t + stage.wait_seconds, Ev::WaitEnd(si));
+                }
+            }
+            let wait = if stage.wait_seconds > 0 || self.w_state[si] == State::Skipped {
+                Some(self.w_state[si])
+            } else {
+                None
+            };
+            let gs: Vec<State> = self.g_state[first..first + stage.groups.len()].to_vec();
+            let ss = stage_state(&gs, self.s_started[si], self.s_user_skipped[si], wait);
+            if ss != self.s_state[si] {
+                self.s_state[si] = ss;
+                self.record(t, Subject::Stage, si, ss);
+                if ss.is_terminal() && ss != State::Stopped {
+                    self.s_end[si] = Some(t);
+                }
+            }
+            // Advance when the stage finished and the run is not halted.
+            if matches!(ss, State::Completed | State::Skipped)
+                && self.halt == Halt::None
+                && si + 1 < self.plan.stages.len()
+            {
+                self.enter_stage(si + 1, t);
+                continue;
+            }
+            break;
+        }
+        // Stages skipped by the user before they started still show Skipped.
+        for si in 0..self.plan.stages.len() {
+            if self.s_user_skipped[si] && self.s_state[si] != State::Skipped {
+                self.s_state[si] = State::Skipped;
+                self.record(t, Subject::Stage, si, State::Skipped);
+            }
+        }
+        if !self.run_started {
+            return;
+        }
+        let rs = run_state(
+            &self.s_state,
+            self.run_started,
+            self.halt == Halt::Stopping,
+            self.running_total > 0,
+            self.opts,
+        );
+        if rs != self.run {
+            self.run = rs;
+            self.record(t, Subject::Run, 0, rs);
+            if rs.is_terminal() && rs != State::Stopped {
+                self.run_end = Some(t);
+            }
+        }
+    }
+}
+
+/// `(stage, afterStageWaitInSeconds, [(group, [member])])`.
+pub type StageSnapshot = (String, i64, Vec<(String, Vec<String>)>);
+
+/// A snapshot of an Azure run for [`propagate`]: the plan with member states as observed.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct StatesInput {
+    /// `(stage, afterStageWaitInSeconds, [(group, [member])])`.
+    pub stages: Vec<StageSnapshot>,
+    /// Observed member states (absent = NotStarted).
+    pub member_states: std::collections::BTreeMap<String, State>,
+    /// User skips applied.
+    pub user_skips: Vec<(SkipTarget, String)>,
+    /// Observed after-stage wait states.
+    pub stage_waits: std::collections::BTreeMap<String, State>,
+}
+
+/// Propagated states (R-AZ-40 … R-AZ-45).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct StatesOutput {
+    /// Members after user skips.
+    pub members: std::collections::BTreeMap<String, State>,
+    /// Groups.
+    pub groups: std::collections::BTreeMap<String, State>,
+    /// Stages.
+    pub stages: std::collections::BTreeMap<String, State>,
+    /// After-stage waits (stages with a wait, or whose wait was skipped).
+    pub stage_waits: std::collections::BTreeMap<String, State>,
+    /// The run.
+    pub run: State,
+}
+
+/// Propagates observed member states up to groups, stages and the run, with the same rules
+/// the simulation uses. A stage counts as started when a member in it left NotStarted or every
+/// earlier stage finished successfully.
+pub fn propagate(input: &StatesInput, opts: &AzureOptions) -> StatesOutput {
+    let mut out = StatesOutput::default();
+    let skipped =
+        |t: SkipTarget, n: &str| input.user_skips.iter().any(|(tt, nn)| *tt == t && nn == n);
+    let failure = input.member_states.values().any(|s| *s == State::Failed);
+    let mut stage_states: Vec<State> = Vec::new();
+    let mut prev_ok = true;
+    let n = input.stages.len();
+    for (k, (sname, wait, groups)) in input.stages.iter().enumerate() {
+        let stage_skipped = skipped(SkipTarget::Stage, sname);
+        let mut member_state = |m: &String, group_skipped: bool| {
+            let s = input
+                .member_states
+                .get(m)
+                .copied()
+                .unwrap_or(State::NotStarted);
+            let s = if (stage_skipped || group_skipped || skipped(SkipTarget::Member, m))
+                && matches!(s, State::NotStarted | State::Pending)
+            {
+                State::Skipped
+            } else {
+                s
+            };
+            out.members.insert(m.clone(), s);
+            s
+        };
+        let mut states_of_groups = Vec::new();
+        let mut touched = false;
+        let mut group_members = Vec::new();
+        for (gname, members) in groups {
+            let gs = skipped(SkipTarget::Group, gname);
+            let ms: Vec<State> = members.iter().map(|m| member_state(m, gs)).collect();
+            touched |= ms
+                .iter()
+                .any(|s| *s != State::NotStarted && !(gs || stage_skipped));
+            group_members.push((gname, gs, ms));
+        }
+        let started = touched || (prev_ok && !failure);
+        for (gname, gs, ms) in group_members {
+            let mut c = Counts::default();
+            for s in &ms {
+                c.add(*s, 1);
+            }
+            let st = group_state(
+                &c,
+                GroupFlags {
+                    started,
+                    user_skipped: gs || stage_skipped,
+                    halted_by_failure: failure,
+                    halted_by_stop: false,
+                },
+                opts,
+            );
+            out.groups.insert(gname.clone(), st);
+            states_of_groups.push(st);
+        }
+        let all_terminal = states_of_groups.iter().all(|g| g.is_terminal());
+        let all_skipped = states_of_groups.iter().all(|g| *g == State::Skipped);
+        let wait_state = if *wait > 0 || input.stage_waits.contains_key(sname) {
+            let observed = input.stage_waits.get(sname).copied();
+            let st = if stage_skipped || skipped(SkipTarget::AfterStageWait, sname) {
+                State::Skipped
+            } else if let Some(o) = observed {
+                o
+            } else if !started || !all_terminal || states_of_groups.contains(&State::Failed) {
+                State::NotStarted
+            } else if all_skipped && !opts.skipped_stage_runs_wait {
+                State::Skipped
+            } else {
+                // Evidence that the wait is over: the next stage has begun, or this is the last stage.
+                let next_started = input.stages.get(k + 1).is_some_and(|(_, _, gs)| {
+                    gs.iter().flat_map(|(_, ms)| ms).any(|m| {
+                        input
+                            .member_states
+                            .get(m)
+                            .is_some_and(|s| *s != State::NotStarted)
+                    })
+                });
+                if next_started || k + 1 == n {
+                    State::Completed
+                } else {
+                    State::Running
+                }
+            };
+            out.stage_waits.insert(sname.clone(), st);
+            Some(st)
+        } else {
+            None
+        };
+        let ss = stage_state(&states_of_groups, started, stage_skipped, wait_state);
+        out.stages.insert(sname.clone(), ss);
+        prev_ok = prev_ok && matches!(ss, State::Completed | State::Skipped);
+        stage_states.push(ss);
+    }
+    let any_running = out.members.values().any(|s| *s == State::Running);
+    out.run = run_state(&stage_states, true, false, any_running, opts);
+    out
+}

@@ -1,0 +1,202 @@
+//! End-to-end behaviour of the rollout engine on YAML input.
+
+use super::plan::{State, Subject};
+use super::*;
+use crate::input::{Input, Source};
+
+fn at(s: &str) -> DateTime<Utc> {
+    DateTime::parse_from_rfc3339(s)
+        .map(|t| t.to_utc())
+        .unwrap_or_default()
+}
+
+fn run(yaml: &str, opts: serde_json::Value) -> RolloutReport {
+    let opts: RolloutOptions = serde_json::from_value(opts).unwrap_or_else(|e| panic!("{e}"));
+    rollout(&Input::parse(&[Source::new("t.yaml", yaml)]), &opts)
+}
+
+const FLEET: &str = r#"
+apiVersion: azure.fleet-policy.dev/v1
+kind: FleetMember
+metadata: {name: soon}
+properties: {group: g1}
+cluster:
+  kubernetesVersion: "1.29.9"
+  maintenanceWindows: [{start: "2025-06-02T02:30:00Z", end: "2025-06-02T06:30:00Z"}]
+---
+apiVersion: azure.fleet-policy.dev/v1
+kind: FleetMember
+metadata: {name: anytime}
+properties: {group: g1}
+cluster: {kubernetesVersion: "1.29.9"}
+---
+apiVersion: azure.fleet-policy.dev/v1
+kind: FleetMember
+metadata: {name: later}
+properties: {group: g2}
+cluster: {kubernetesVersion: "1.29.9"}
+---
+apiVersion: azure.fleet-policy.dev/v1
+kind: UpdateRun
+metadata: {name: run1}
+properties:
+  strategy:
+    stages:
+    - {name: s1, groups: [{name: g1}]}
+    - {name: s2, groups: [{name: g2}]}
+  managedClusterUpdate:
+    upgrade: {type: Full, kubernetesVersion: "1.30.5"}
+"#;
+
+#[test]
+fn a_closed_window_member_is_pending_and_runs_when_its_window_opens() {
+    let r = run(FLEET, serde_json::json!({"at": "2025-06-02T00:00:00Z"}));
+    assert!(r.errors.is_empty(), "{:?}", r.errors);
+    let ro = &r.rollouts[0];
+    let g1 = &ro.stages[0].groups[0];
+    // Bucket 2 (opens within 4h) outranks no-window, but is tried and left Pending.
+    assert_eq!(g1.attempt_order, vec!["soon", "anytime"]);
+    let soon = ro
+        .timeline
+        .iter()
+        .filter(|e| e.name == "soon")
+        .map(|e| (e.at, e.state))
+        .collect::<Vec<_>>();
+    assert_eq!(
+        soon,
+        vec![
+            (at("2025-06-02T00:00:00Z"), State::Pending),
+            (at("2025-06-02T02:30:00Z"), State::Running),
+            (at("2025-06-02T03:30:00Z"), State::Completed),
+        ]
+    );
+    let g1_states: Vec<_> = ro
+        .timeline
+        .iter()
+        .filter(|e| e.subject == Subject::Group && e.name == "g1")
+        .map(|e| (e.at, e.state))
+        .collect();
+    assert!(
+        g1_states.contains(&(at("2025-06-02T01:00:00Z"), State::Pending)),
+        "{g1_states:?}"
+    );
+    assert_eq!(ro.state, State::Completed);
+    assert_eq!(ro.end, Some(at("2025-06-02T04:30:00Z")));
+}
+
+#[test]
+fn a_failure_stops_the_run_and_later_stages_never_start() {
+    let r = run(
+        FLEET,
+        serde_json::json!({"at": "2025-06-02T00:00:00Z", "fail": "anytime"}),
+    );
+    let ro = &r.rollouts[0];
+    assert_eq!(ro.state, State::Failed);
+    assert_eq!(ro.stages[0].state, State::Failed);
+    assert_eq!(ro.stages[1].state, State::NotStarted);
+    assert_eq!(ro.stages[1].groups[0].members[0].state, State::NotStarted);
+    // The pending member never started.
+    let soon = ro.stages[0].groups[0]
+        .members
+        .iter()
+        .find(|m| m.cluster == "soon")
+        .map(|m| (m.state, m.start));
+    assert_eq!(soon, Some((State::Pending, None)));
+}
+
+#[test]
+fn observe_shows_states_at_an_instant_and_dotted_switches_apply() {
+    let r = run(
+        FLEET,
+        serde_json::json!({"at": "2025-06-02T00:00:00Z", "observe": "2025-06-02T00:30:00Z"}),
+    );
+    let ro = &r.rollouts[0];
+    assert_eq!(ro.state, State::Running);
+    assert_eq!(ro.stages[1].state, State::NotStarted);
+    let r = run(
+        FLEET,
+        serde_json::json!({"at": "2025-06-02T00:00:00Z", "azure.fourHourBoundaryInclusive": false, "azure.tieBreak": "bucket,name"}),
+    );
+    assert!(r.errors.is_empty(), "{:?}", r.errors);
+    let a = &r.rollouts[0].assumptions;
+    assert!(a
+        .iter()
+        .any(|x| x.option == "azure.tieBreak" && x.value == "bucket,name"));
+    let r = run(
+        FLEET,
+        serde_json::json!({"at": "2025-06-02T00:00:00Z", "azure.noSuchSwitch": 1}),
+    );
+    assert_eq!(r.errors.len(), 1);
+    assert!(
+        r.errors[0].message.contains("unknown rollout option"),
+        "{}",
+        r.errors[0].message
+    );
+}
+
+#[test]
+fn manual_runs_fail_members_aks_would_reject() {
+    let yaml = FLEET.replace("kubernetesVersion: \"1.29.9\"}\n---\napiVersion: azure.fleet-policy.dev/v1\nkind: FleetMember\nmetadata: {name: later}", "kubernetesVersion: \"1.28.3\"}\n---\napiVersion: azure.fleet-policy.dev/v1\nkind: FleetMember\nmetadata: {name: later}");
+    let r = run(&yaml, serde_json::json!({"at": "2025-06-02T00:00:00Z"}));
+    let ro = &r.rollouts[0];
+    let m = ro.stages[0].groups[0]
+        .members
+        .iter()
+        .find(|m| m.cluster == "anytime");
+    assert_eq!(m.map(|m| m.state), Some(State::Failed));
+    assert_eq!(
+        m.and_then(|m| m.reason.clone()),
+        Some(plan::MemberReason::MinorVersionSkipRejected {
+            current: "1.28.3".into(),
+            target: "1.30.5".into()
+        })
+    );
+    assert_eq!(ro.state, State::Failed);
+}
+
+#[test]
+fn schedules_expand_into_windows_for_the_buckets() {
+    let yaml = r#"
+apiVersion: azure.fleet-policy.dev/v1
+kind: FleetMember
+metadata: {name: weekly}
+properties: {group: g1}
+cluster:
+  maintenanceConfigurations:
+  - name: aksManagedAutoUpgradeSchedule
+    properties:
+      maintenanceWindow:
+        schedule: {weekly: {intervalWeeks: 1, dayOfWeek: Monday}}
+        durationHours: 4
+        startTime: "02:00"
+        utcOffset: "+00:00"
+---
+apiVersion: azure.fleet-policy.dev/v1
+kind: UpdateRun
+metadata: {name: run1}
+properties:
+  managedClusterUpdate:
+    upgrade: {type: ControlPlaneOnly, kubernetesVersion: "1.30.5"}
+"#;
+    // 2025-06-01 is a Sunday: the next window opens Monday 02:00, 24h away (bucket 4).
+    let r = run(yaml, serde_json::json!({"at": "2025-06-01T02:00:00Z"}));
+    assert!(r.errors.is_empty(), "{:?}", r.errors);
+    let m = &r.rollouts[0].stages[0].groups[0].members[0];
+    assert_eq!(m.bucket, Some(4));
+    assert_eq!(m.next_window_start, Some(at("2025-06-02T02:00:00Z")));
+    assert_eq!(m.start, Some(at("2025-06-02T02:00:00Z")));
+    assert_eq!(r.rollouts[0].stages[0].name, "default");
+}
+
+#[test]
+fn bad_input_is_an_error_with_a_position_not_a_panic() {
+    let yaml = "apiVersion: azure.fleet-policy.dev/v1\nkind: UpdateRun\nmetadata: {name: r}\nproperties:\n  managedClusterUpdate:\n    upgrade: {type: Full}\n";
+    let r = run(yaml, serde_json::json!({"at": "2025-06-01T00:00:00Z"}));
+    assert_eq!(r.errors.len(), 1);
+    assert_eq!(r.errors[0].path, "properties.managedClusterUpdate.upgrade");
+    assert_eq!((r.errors[0].line, r.errors[0].column), (6, 14));
+    assert_eq!(
+        r.errors[0].message,
+        "kubernetesVersion is required when upgrade.type is Full"
+    );
+}
