@@ -2,14 +2,24 @@
 // Bundled by esbuild into dist/editor.js at build time (never a CDN); the Yew app calls it
 // through wasm-bindgen (web/src/editor.rs). Colours come from CSS variables so the editor
 // follows the page's light/dark theme.
-import { EditorView, basicSetup } from 'codemirror';
+// Only the parts the playground uses (not `basicSetup`, which also brings autocompletion and
+// search): keeps the bundle small.
 import { EditorState, StateEffect, StateField, RangeSetBuilder, Annotation } from '@codemirror/state';
-import { Decoration, keymap } from '@codemirror/view';
+import {
+  EditorView, Decoration, keymap, lineNumbers, highlightActiveLine, highlightActiveLineGutter,
+  highlightSpecialChars, drawSelection,
+} from '@codemirror/view';
 import { yaml } from '@codemirror/lang-yaml';
-import { setDiagnostics as cmSetDiagnostics, lintGutter } from '@codemirror/lint';
-import { syntaxHighlighting } from '@codemirror/language';
+import { setDiagnostics as cmSetDiagnostics, lintGutter, lintKeymap } from '@codemirror/lint';
+import { syntaxHighlighting, foldGutter, foldKeymap, indentOnInput, bracketMatching } from '@codemirror/language';
 import { classHighlighter } from '@lezer/highlight';
-import { indentWithTab } from '@codemirror/commands';
+import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
+
+const setup = [
+  lineNumbers(), highlightActiveLineGutter(), highlightSpecialChars(), history(), foldGutter(),
+  drawSelection(), indentOnInput(), bracketMatching(), highlightActiveLine(),
+  keymap.of([...defaultKeymap, ...historyKeymap, ...foldKeymap, ...lintKeymap, indentWithTab]),
+];
 
 const theme = EditorView.theme({
   '&': { backgroundColor: 'var(--editor-bg)', color: 'var(--fg)', fontSize: '13px', height: '100%' },
@@ -46,8 +56,7 @@ export function createEditor(parent, text, label, onChange) {
     state: EditorState.create({
       doc: text,
       extensions: [
-        basicSetup,
-        keymap.of([indentWithTab]),
+        setup,
         yaml(),
         lintGutter(),
         syntaxHighlighting(classHighlighter),

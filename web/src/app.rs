@@ -27,7 +27,7 @@ use yew::prelude::*;
 /// Longest evaluation delay after a keystroke.
 const MAX_DEBOUNCE_MS: f64 = 150.0;
 /// Evaluations faster than this run right after the keystroke.
-const FAST_MS: f64 = 25.0;
+const FAST_MS: f64 = 60.0;
 
 /// Which editor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -111,6 +111,8 @@ pub struct App {
     /// Every label/property of every cluster, for the fleet text it was read from (typing in
     /// the policy editor does not re-read a large fleet).
     fleet_facts: std::cell::RefCell<(String, Rc<Facts>)>,
+    /// The editors' texts, read (see [`evaluation::Parsed`]).
+    parsed: std::cell::RefCell<evaluation::Parsed>,
 }
 
 fn perf() -> Option<web_sys::Performance> {
@@ -181,7 +183,7 @@ fn apply_theme(theme: &str) {
 
 impl App {
     fn compute(&self) -> Shown {
-        let eval = evaluation::evaluate(&self.state);
+        let eval = evaluation::evaluate(&self.state, &mut self.parsed.borrow_mut());
         let list = |k: &str| Rc::new(arr(&eval.report, k).to_vec());
         let facts =
             if self.state.view == View::Placement && !arr(&eval.report, "placements").is_empty() {
@@ -189,7 +191,7 @@ impl App {
                 if cache.0 != self.state.fleet {
                     *cache = (
                         self.state.fleet.clone(),
-                        Rc::new(crate::locate::all_facts(&self.state.fleet)),
+                        Rc::new(crate::locate::all_facts(&self.parsed.borrow().input)),
                     );
                 }
                 crate::locate::facts(&cache.1, &self.state.policy)
@@ -308,6 +310,7 @@ impl Component for App {
             dirty_markers: true,
             _on_hash: None,
             fleet_facts: Default::default(),
+            parsed: Default::default(),
         };
         app.refresh();
         app

@@ -3,7 +3,7 @@
 
 use crate::state::State;
 use chrono::{DateTime, SecondsFormat, Utc};
-use fleet_policy::{Diagnostic, EvaluateOptions, RolloutOptions, Source};
+use fleet_policy::{Diagnostic, EvaluateOptions, Input, RolloutOptions, Source};
 use serde_json::{json, Value};
 
 /// Editor (source) names; diagnostics carry them back to the right editor.
@@ -57,14 +57,6 @@ pub fn options_json(state: &State, at: DateTime<Utc>) -> Value {
     })
 }
 
-/// The sources, named after the editors.
-pub fn sources(state: &State) -> [Source; 2] {
-    [
-        Source::new(FLEET, state.fleet.as_str()),
-        Source::new(POLICY, state.policy.as_str()),
-    ]
-}
-
 fn option_error(message: String) -> Diagnostic {
     Diagnostic::in_source(
         fleet_policy::Severity::Error,
@@ -75,18 +67,57 @@ fn option_error(message: String) -> Diagnostic {
     )
 }
 
+/// Both editors read into one [`Input`], re-reading only the editor whose text changed (a
+/// keystroke in the policy editor does not re-read a 1,000-cluster fleet). The result is the
+/// same as `Input::parse(&[fleet, policy])`: documents and diagnostics in source order.
+#[derive(Debug, Default)]
+pub struct Parsed {
+    fleet: String,
+    policy: String,
+    fleet_documents: usize,
+    fleet_diagnostics: usize,
+    /// The combined input.
+    pub input: Input,
+}
+
+impl Parsed {
+    /// Brings the cache up to date with the state's texts.
+    pub fn update(&mut self, state: &State) {
+        if self.fleet != state.fleet
+            || self.input.documents.is_empty() && self.input.diagnostics.is_empty()
+        {
+            let fleet = Input::parse(&[Source::new(FLEET, state.fleet.as_str())]);
+            self.fleet_documents = fleet.documents.len();
+            self.fleet_diagnostics = fleet.diagnostics.len();
+            self.input = fleet;
+            self.fleet = state.fleet.clone();
+            self.policy.clear();
+            self.policy.push('\u{0}');
+        }
+        if self.policy != state.policy {
+            self.input.documents.truncate(self.fleet_documents);
+            self.input.diagnostics.truncate(self.fleet_diagnostics);
+            let policy = Input::parse(&[Source::new(POLICY, state.policy.as_str())]);
+            self.input.documents.extend(policy.documents);
+            self.input.diagnostics.extend(policy.diagnostics);
+            self.policy = state.policy.clone();
+        }
+    }
+}
+
 /// Evaluates the state.
-pub fn evaluate(state: &State) -> Evaluation {
+pub fn evaluate(state: &State, parsed_cache: &mut Parsed) -> Evaluation {
     let started = js_sys::Date::now();
     let parsed = state.at.as_deref().and_then(parse_at);
     let at = parsed.unwrap_or_else(now);
-    let sources = sources(state);
+    parsed_cache.update(state);
+    let input = &parsed_cache.input;
     let options = options_json(state, at);
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
     let report = match EvaluateOptions::from_json(&options) {
         Ok(o) => {
-            let r = fleet_policy::evaluate(&sources, &o);
+            let r = fleet_policy::evaluate_input(input, &o);
             errors = r.errors.clone();
             warnings = r.warnings.clone();
             serde_json::to_value(&r).unwrap_or(Value::Null)
@@ -105,7 +136,7 @@ pub fn evaluate(state: &State) -> Evaluation {
             let mut o = options;
             o["observe"] = json!(t.to_rfc3339_opts(SecondsFormat::Secs, true));
             let opts: RolloutOptions = fleet_policy::report::options_from_json(&o).ok()?;
-            let r = fleet_policy::rollout(&sources, &opts);
+            let r = fleet_policy::rollout::rollout(input, &opts);
             let v = serde_json::to_value(&r).ok()?;
             v.get("rollouts").and_then(Value::as_array).cloned()
         });

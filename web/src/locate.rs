@@ -149,11 +149,13 @@ pub fn facts(all: &Facts, policy: &str) -> Facts {
         .collect()
 }
 
-/// Every label and property of each MemberCluster in the fleet text.
-pub fn all_facts(fleet: &str) -> Facts {
+/// Every label and property of each MemberCluster read from the Fleet editor.
+pub fn all_facts(input: &Input) -> Facts {
     let mut out = Facts::new();
-    let input = Input::parse(&[Source::new("fleet", fleet)]);
-    for d in input.of_kind("MemberCluster") {
+    for d in input
+        .of_kind("MemberCluster")
+        .filter(|d| d.source == crate::evaluation::FLEET)
+    {
         let Some(name) = d.name.clone() else { continue };
         let mut list = Vec::new();
         for (k, v) in d.labels() {
