@@ -131,6 +131,10 @@ const GALLERY = {
     assert.equal(await page.locator('table.levels tr.level-member').count(), 5);
     assert.match(await page.textContent('.rollout h2'), /Completed/);
     assert.ok(await page.locator('svg.gantt rect.wait').count() >= 1, 'the after-stage wait is drawn');
+    // prod-westus-1 waits for its maintenance window (10:30 UTC) while prod-a starts at 10:00.
+    assert.ok(await page.locator('svg.gantt rect.window').count() >= 1, 'the maintenance window is drawn');
+    assert.match(await page.textContent('tr[data-member="prod-westus-1"]'), /03-02 10:30/);
+    assert.match(await page.textContent('tr[data-member="prod-eastus-1"]'), /03-02 10:00/);
   },
   'kubefleet-staged-run': async (page) => {
     const stages = await texts(page, 'table.levels tr.level-stage th');

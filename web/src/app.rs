@@ -28,6 +28,8 @@ use yew::prelude::*;
 const MAX_DEBOUNCE_MS: f64 = 150.0;
 /// Evaluations faster than this run right after the keystroke.
 const FAST_MS: f64 = 60.0;
+/// Local persistence waits for this pause in typing.
+const SAVE_AFTER_MS: u32 = 400;
 
 /// Which editor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,6 +78,8 @@ pub enum Msg {
     DismissNotice,
     /// The URL fragment changed (a share link pasted into this tab).
     OpenLink,
+    /// Save the state locally (typing paused).
+    Save,
 }
 
 /// What one evaluation shows, split for the views.
@@ -113,6 +117,7 @@ pub struct App {
     fleet_facts: std::cell::RefCell<(String, Rc<Facts>)>,
     /// The editors' texts, read (see [`evaluation::Parsed`]).
     parsed: std::cell::RefCell<evaluation::Parsed>,
+    save_timer: Option<Timeout>,
 }
 
 fn perf() -> Option<web_sys::Performance> {
@@ -215,7 +220,22 @@ impl App {
         self.shown = self.compute();
         self.seq += 1;
         self.dirty_markers = true;
+        self.save_timer = None;
         share::save(&self.state);
+        self.last_cost_ms = now_ms() - started;
+    }
+
+    /// After a keystroke: evaluate now, save the state once typing pauses (writing a large
+    /// state to localStorage on every keystroke would cost the typist).
+    fn refresh_typing(&mut self, ctx: &Context<Self>) {
+        let started = now_ms();
+        self.shown = self.compute();
+        self.seq += 1;
+        self.dirty_markers = true;
+        let link = ctx.link().clone();
+        self.save_timer = Some(Timeout::new(SAVE_AFTER_MS, move || {
+            link.send_message(Msg::Save)
+        }));
         self.last_cost_ms = now_ms() - started;
     }
 
@@ -311,6 +331,7 @@ impl Component for App {
             _on_hash: None,
             fleet_facts: Default::default(),
             parsed: Default::default(),
+            save_timer: None,
         };
         app.refresh();
         app
@@ -341,8 +362,13 @@ impl Component for App {
             }
             Msg::Evaluate => {
                 self.pending = None;
-                self.refresh();
+                self.refresh_typing(ctx);
                 true
+            }
+            Msg::Save => {
+                self.save_timer = None;
+                share::save(&self.state);
+                false
             }
             Msg::SetView(v) => {
                 self.state.view = v;
@@ -446,6 +472,7 @@ impl Component for App {
                 false
             }
             Msg::Share => {
+                share::save(&self.state);
                 let url = share::url(&self.state);
                 share::set_fragment(&share::encode(&self.state));
                 if let Some(c) = web_sys::window().map(|w| w.navigator().clipboard()) {

@@ -13,3 +13,11 @@ pub fn when(t: &str) -> String {
         Err(_) => t.to_string(),
     }
 }
+
+/// An instant in a table cell: `03-02 08:00`.
+pub fn short(t: &str) -> String {
+    match chrono::DateTime::parse_from_rfc3339(t) {
+        Ok(t) => t.to_utc().format("%m-%d %H:%M").to_string(),
+        Err(_) => t.to_string(),
+    }
+}

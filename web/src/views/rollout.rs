@@ -3,7 +3,7 @@
 //! time slider picks (the engine re-run with `observe`); and what-if controls that re-run
 //! the simulation.
 
-use super::when;
+use super::{short, when};
 use crate::charts::gantt::{Bar, Gantt, Row};
 use crate::json::{arr, compact, opt_s, s, time};
 use crate::state::WhatIf;
@@ -224,18 +224,18 @@ fn one(r: &Value, p: &RolloutProps) -> Html {
             </figure>
             <div class="table-wrap">
             <table class="levels">
-                <caption>{ "State of each level at the observed instant, and what-ifs" }</caption>
+                <caption>{ "State of each level at the observed instant (times UTC), and what-ifs" }</caption>
                 <thead><tr><th scope="col">{ "Level" }</th><th scope="col">{ "Name" }</th><th scope="col">{ "State" }</th><th scope="col">{ "Start" }</th><th scope="col">{ "End" }</th><th scope="col">{ "What if" }</th></tr></thead>
                 <tbody>
                     { for arr(r, "stages").iter().map(|st| {
                         let sn = s(st, "name");
                         html! { <>
                             <tr class="level-stage"><td>{ "stage" }</td><th scope="row">{ sn }</th><td class="state">{ ostage(sn).map(|o| s(o, "state")).unwrap_or("") }</td>
-                                <td>{ opt_s(st, "start").map(when).unwrap_or_default() }</td><td>{ opt_s(st, "end").map(when).unwrap_or_default() }</td><td></td></tr>
+                                <td>{ opt_s(st, "start").map(short).unwrap_or_default() }</td><td>{ opt_s(st, "end").map(short).unwrap_or_default() }</td><td></td></tr>
                             { for arr(st, "waits").iter().map(|w| html! {
                                 <tr class="level-wait"><td>{ s(w, "kind") }</td><th scope="row">{ s(w, "name") }</th>
                                     <td class="state">{ ostage(sn).and_then(|o| find(arr(o, "waits"), s(w, "name"), "name")).map(|o| s(o, "state")).unwrap_or("") }</td>
-                                    <td>{ opt_s(w, "start").map(when).unwrap_or_default() }</td><td>{ opt_s(w, "end").map(when).unwrap_or_default() }</td>
+                                    <td>{ opt_s(w, "start").map(short).unwrap_or_default() }</td><td>{ opt_s(w, "end").map(short).unwrap_or_default() }</td>
                                     <td>{ if s(w, "kind") == "Approval" { approve_box(s(w, "name"), p) } else { html! {} } }</td></tr>
                             }) }
                             { for arr(st, "groups").iter().map(|g| html! { <>
@@ -245,7 +245,7 @@ fn one(r: &Value, p: &RolloutProps) -> Html {
                                     html! {
                                         <tr class="level-member" data-member={mn.to_string()}><td>{ "member" }</td><th scope="row">{ mn }</th>
                                             <td class="state">{ omember(sn, mn).map(|o| s(o, "state")).unwrap_or("") }</td>
-                                            <td>{ opt_s(m, "start").map(when).unwrap_or_default() }</td><td>{ opt_s(m, "end").map(when).unwrap_or_default() }</td>
+                                            <td>{ opt_s(m, "start").map(short).unwrap_or_default() }</td><td>{ opt_s(m, "end").map(short).unwrap_or_default() }</td>
                                             <td>{ member_select(mn, p) }</td></tr>
                                     }
                                 }) }
