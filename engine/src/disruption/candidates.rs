@@ -12,7 +12,6 @@ use crate::model::disruption::{
 use crate::selectors::Selector;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
-use std::collections::BTreeMap;
 
 /// Node label naming the NodePool.
 pub const NODEPOOL_LABEL: &str = "karpenter.sh/nodepool";
@@ -23,17 +22,119 @@ pub const DO_NOT_DISRUPT: &str = "karpenter.sh/do-not-disrupt";
 /// Our own input: the node's hourly offering price (Karpenter reads it from the provider).
 pub const PRICE_ANNOTATION: &str = "fleet-policy.dev/price";
 
-/// A node as Karpenter's cluster state sees it: a NodeClaim and/or a Node, with its pods.
-#[derive(Debug, Clone)]
-pub struct StateNode<'a> {
+/// A pod as the candidate checks need it, with everything that does not depend on the
+/// evaluation instant computed once.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PodInfo {
+    /// `namespace/name`.
+    pub key: String,
+    /// `karpenter.sh/do-not-disrupt` value.
+    pub do_not_disrupt: Option<String>,
+    /// `status.startTime`.
+    pub started: Option<DateTime<Utc>>,
+    /// Succeeded or Failed.
+    pub terminal: bool,
+    /// Has a deletionTimestamp.
+    pub terminating: bool,
+    /// Karpenter would evict it (so PDBs apply): not terminal, terminating, mirror, or
+    /// tolerating `karpenter.sh/disrupted:NoSchedule`.
+    pub evictable: bool,
+    /// Ready condition True.
+    pub ready: bool,
+    /// Indexes of the PDBs selecting it.
+    pub pdbs: Vec<usize>,
+    /// Eviction cost.
+    pub cost: f64,
+    /// Reschedulable (counts for emptiness and the v1.14 sort).
+    pub reschedulable: bool,
+}
+
+impl PodInfo {
+    /// Reads a pod; `pdbs` are the input's PDBs.
+    pub fn new(p: &Pod, pdbs: &Pdbs<'_>) -> Self {
+        PodInfo {
+            key: key(p.metadata.namespace.as_deref(), &p.metadata.name),
+            do_not_disrupt: p.metadata.annotations.get(DO_NOT_DISRUPT).cloned(),
+            started: time(p.status.start_time.as_deref()),
+            terminal: pods::terminal(p),
+            terminating: pods::terminating(p),
+            evictable: !(pods::terminal(p)
+                || pods::terminating(p)
+                || pods::mirror(p)
+                || pods::tolerates_disrupted(p)),
+            ready: condition_true(&p.status.conditions, "Ready"),
+            pdbs: pdbs.for_pod(p),
+            cost: pods::eviction_cost(p),
+            reschedulable: pods::reschedulable(p),
+        }
+    }
+}
+
+/// A PDB as the candidate checks need it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PdbInfo {
+    /// `namespace/name`.
+    pub key: String,
+    /// `status.disruptionsAllowed`.
+    pub disruptions_allowed: i64,
+    /// `unhealthyPodEvictionPolicy: AlwaysAllow`.
+    pub always_allow: bool,
+}
+
+/// A node as Karpenter's cluster state sees it (a NodeClaim and/or a Node, with its pods),
+/// reduced to the facts the engine uses.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct StateNode {
     /// Node name (NodeClaim name when there is no Node).
     pub name: String,
-    /// The NodeClaim, when managed.
-    pub claim: Option<&'a NodeClaim>,
-    /// The Node, when registered.
-    pub node: Option<&'a K8sNode>,
-    /// Pods bound to the node.
-    pub pods: Vec<&'a Pod>,
+    /// NodeClaim name, when managed.
+    pub claim: Option<String>,
+    /// Has a Node object.
+    pub has_node: bool,
+    /// The NodePool label (Node's when registered, else the NodeClaim's).
+    pub pool: Option<String>,
+    /// Managed and labelled `karpenter.sh/initialized=true`.
+    pub initialized: bool,
+    /// NodeClaim `InstanceTerminating=True`.
+    pub instance_terminating: bool,
+    /// Deleting or marked for deletion.
+    pub deleting: bool,
+    /// Node `Ready=True`.
+    pub ready: bool,
+    /// Node annotation `karpenter.sh/do-not-disrupt: "true"`.
+    pub do_not_disrupt: bool,
+    /// NodeClaim `spec.terminationGracePeriod` set.
+    pub termination_grace_period: bool,
+    /// NodeClaim `spec.expireAfter`: `None` = not set, `Some(None)` = Never.
+    pub expire_after: Option<Option<GoDuration>>,
+    /// NodeClaim creation time.
+    pub created: Option<DateTime<Utc>>,
+    /// Initialized condition time.
+    pub initialized_at: Option<DateTime<Utc>>,
+    /// `status.lastPodEventTime`.
+    pub last_pod_event: Option<DateTime<Utc>>,
+    /// `Consolidatable=True` as written.
+    pub consolidatable_condition: bool,
+    /// `Drifted=True`, and since when.
+    pub drifted: bool,
+    /// When Drifted last transitioned.
+    pub drifted_at: Option<DateTime<Utc>>,
+    /// Missing instance-type / capacity-type / zone label, if any.
+    pub missing_label: Option<&'static str>,
+    /// `fleet-policy.dev/price`.
+    pub price: f64,
+    /// Pods bound to it.
+    pub pods: Vec<PodInfo>,
+    /// Σ eviction cost over all pods (v1.0–v1.13 sort key before the lifetime factor).
+    pub pod_cost: f64,
+    /// Σ positive eviction cost over reschedulable pods (v1.14 emptiness and sort key).
+    pub resched_cost: f64,
+    /// Number of reschedulable pods (v1.0–v1.13 emptiness).
+    pub resched_count: usize,
+    /// Indexes of pods carrying the do-not-disrupt annotation (checked at the instant).
+    pub dnd_pods: Vec<usize>,
+    /// The first PDB blocker (PDB status does not depend on the instant).
+    pub pdb_blocker: Option<Blocked>,
 }
 
 /// Parses an RFC 3339 time (invalid or absent: `None`).
@@ -42,58 +143,100 @@ pub fn time(s: Option<&str>) -> Option<DateTime<Utc>> {
         .map(|d| d.with_timezone(&Utc))
 }
 
-impl StateNode<'_> {
-    /// Labels: the Node's when registered, otherwise the NodeClaim's.
-    pub fn labels(&self) -> Option<&BTreeMap<String, String>> {
-        self.node
+const INSTANCE_LABELS: [&str; 3] = [
+    "node.kubernetes.io/instance-type",
+    "karpenter.sh/capacity-type",
+    "topology.kubernetes.io/zone",
+];
+
+impl StateNode {
+    /// Joins a NodeClaim, its Node and their pods.
+    pub fn new(claim: Option<&NodeClaim>, node: Option<&K8sNode>, pods: Vec<PodInfo>) -> Self {
+        let labels = node
             .map(|n| &n.metadata.labels)
-            .or(self.claim.map(|c| &c.metadata.labels))
+            .or(claim.map(|c| &c.metadata.labels));
+        let annotations = node
+            .map(|n| &n.metadata.annotations)
+            .or(claim.map(|c| &c.metadata.annotations));
+        let cond = |t: &str| claim.is_some_and(|c| condition_true(&c.status.conditions, t));
+        let instance_terminating = cond("InstanceTerminating");
+        let drifted_cond = claim.and_then(|c| condition(&c.status.conditions, "Drifted"));
+        StateNode {
+            name: node.map_or_else(
+                || claim.map(|c| c.metadata.name.clone()).unwrap_or_default(),
+                |n| n.metadata.name.clone(),
+            ),
+            claim: claim.map(|c| c.metadata.name.clone()),
+            has_node: node.is_some(),
+            pool: labels.and_then(|l| l.get(NODEPOOL_LABEL)).cloned(),
+            initialized: claim.is_some()
+                && node.is_some_and(|n| {
+                    n.metadata
+                        .labels
+                        .get(INITIALIZED_LABEL)
+                        .is_some_and(|v| v == "true")
+                }),
+            instance_terminating,
+            deleting: match (claim, node) {
+                (Some(c), _) => c.metadata.deletion_timestamp.is_some() || instance_terminating,
+                (None, Some(n)) => n.metadata.deletion_timestamp.is_some(),
+                (None, None) => false,
+            },
+            ready: node.is_some_and(|n| condition_true(&n.status.conditions, "Ready")),
+            do_not_disrupt: annotations
+                .and_then(|a| a.get(DO_NOT_DISRUPT))
+                .is_some_and(|v| v == "true"),
+            termination_grace_period: claim
+                .is_some_and(|c| c.spec.termination_grace_period.is_some()),
+            expire_after: claim
+                .and_then(|c| c.spec.expire_after.as_deref())
+                .map(|s| match s {
+                    "Never" => None,
+                    s => GoDuration::parse(s).ok(),
+                }),
+            created: claim.and_then(|c| time(c.metadata.creation_timestamp.as_deref())),
+            initialized_at: claim
+                .and_then(|c| condition(&c.status.conditions, "Initialized"))
+                .filter(|c| c.status == "True")
+                .and_then(|c| time(c.last_transition_time.as_deref())),
+            last_pod_event: claim.and_then(|c| time(c.status.last_pod_event_time.as_deref())),
+            consolidatable_condition: cond("Consolidatable"),
+            drifted: drifted_cond.is_some_and(|c| c.status == "True"),
+            drifted_at: drifted_cond.and_then(|c| time(c.last_transition_time.as_deref())),
+            missing_label: INSTANCE_LABELS
+                .into_iter()
+                .find(|l| !labels.is_some_and(|m| m.contains_key(*l))),
+            price: annotations
+                .and_then(|a| a.get(PRICE_ANNOTATION))
+                .and_then(|p| p.parse::<f64>().ok())
+                .unwrap_or(0.0),
+            pod_cost: pods.iter().map(|p| p.cost).sum(),
+            resched_cost: pods
+                .iter()
+                .filter(|p| p.reschedulable)
+                .map(|p| p.cost.max(0.0))
+                .sum(),
+            resched_count: pods.iter().filter(|p| p.reschedulable).count(),
+            dnd_pods: pods
+                .iter()
+                .enumerate()
+                .filter(|(_, p)| p.do_not_disrupt.is_some())
+                .map(|(i, _)| i)
+                .collect(),
+            pdb_blocker: None,
+            pods,
+        }
     }
 
-    /// Annotations, likewise.
-    pub fn annotations(&self) -> Option<&BTreeMap<String, String>> {
-        self.node
-            .map(|n| &n.metadata.annotations)
-            .or(self.claim.map(|c| &c.metadata.annotations))
+    /// Records the first PDB that blocks evicting one of its pods (spec §5.3).
+    pub fn with_pdbs(mut self, pdbs: &[PdbInfo]) -> Self {
+        self.pdb_blocker = pdb_blocker(&self.pods, pdbs);
+        self
     }
 
     /// The NodePool label.
     pub fn pool(&self) -> Option<&str> {
-        self.labels()
-            .and_then(|l| l.get(NODEPOOL_LABEL))
-            .map(String::as_str)
-    }
-
-    /// Managed, Node present and labelled initialized.
-    pub fn initialized(&self) -> bool {
-        self.claim.is_some()
-            && self.node.is_some_and(|n| {
-                n.metadata
-                    .labels
-                    .get(INITIALIZED_LABEL)
-                    .is_some_and(|v| v == "true")
-            })
-    }
-
-    /// NodeClaim `InstanceTerminating=True`.
-    pub fn instance_terminating(&self) -> bool {
-        self.claim
-            .is_some_and(|c| condition_true(&c.status.conditions, "InstanceTerminating"))
-    }
-
-    /// Deleting or marked for deletion (`StateNode.Deleted`).
-    pub fn deleting(&self) -> bool {
-        match (self.claim, self.node) {
-            (Some(c), _) => c.metadata.deletion_timestamp.is_some() || self.instance_terminating(),
-            (None, Some(n)) => n.metadata.deletion_timestamp.is_some(),
-            (None, None) => false,
-        }
-    }
-
-    /// Node `Ready=True`.
-    pub fn ready(&self) -> bool {
-        self.node
-            .is_some_and(|n| condition_true(&n.status.conditions, "Ready"))
+        self.pool.as_deref()
     }
 }
 
@@ -323,17 +466,31 @@ impl<'a> Pdbs<'a> {
         }
     }
 
-    fn for_pod(&self, pod: &Pod) -> Vec<&'a PodDisruptionBudget> {
+    /// The PDBs as the checks need them, in input order (indexes match [`Pdbs::for_pod`]).
+    pub fn infos(&self) -> Vec<PdbInfo> {
         self.items
             .iter()
-            .filter(|(p, sel)| {
+            .map(|(p, _)| PdbInfo {
+                key: key(p.metadata.namespace.as_deref(), &p.metadata.name),
+                disruptions_allowed: p.status.disruptions_allowed,
+                always_allow: p.spec.unhealthy_pod_eviction_policy.as_deref()
+                    == Some("AlwaysAllow"),
+            })
+            .collect()
+    }
+
+    fn for_pod(&self, pod: &Pod) -> Vec<usize> {
+        self.items
+            .iter()
+            .enumerate()
+            .filter(|(_, (p, sel))| {
                 p.metadata.namespace.as_deref().unwrap_or("default")
                     == pod.metadata.namespace.as_deref().unwrap_or("default")
                     && sel
                         .as_ref()
                         .is_some_and(|s| s.matches(&pod.metadata.labels))
             })
-            .map(|(p, _)| *p)
+            .map(|(i, _)| i)
             .collect()
     }
 }
@@ -414,8 +571,8 @@ pub struct PoolContext<'a> {
     pub version: KarpenterVersion,
     /// Whether the NodePool exists in the input (by name).
     pub pool_exists: &'a dyn Fn(&str) -> bool,
-    /// PDBs.
-    pub pdbs: &'a Pdbs<'a>,
+    /// PDBs (indexes as in [`PodInfo::pdbs`]).
+    pub pdbs: &'a [PdbInfo],
     /// `consolidateAfter` (`None` = Never).
     pub consolidate_after: Option<GoDuration>,
     /// `consolidationPolicy`.
@@ -429,27 +586,20 @@ pub struct PoolContext<'a> {
 }
 
 /// The common candidate filter (spec §5.2) for one class; `Ok` or the first blocker.
-pub fn common_filter(
-    n: &StateNode<'_>,
-    class: Class,
-    ctx: &PoolContext<'_>,
-) -> Result<(), Blocked> {
-    let Some(claim) = n.claim else {
+pub fn common_filter(n: &StateNode, class: Class, ctx: &PoolContext<'_>) -> Result<(), Blocked> {
+    if n.claim.is_none() {
         return Err(Blocked::NotManaged);
-    };
-    if n.node.is_none() {
+    }
+    if !n.has_node {
         return Err(Blocked::NoNode);
     }
-    if !n.initialized() {
+    if !n.initialized {
         return Err(Blocked::NotInitialized);
     }
-    if n.deleting() {
+    if n.deleting {
         return Err(Blocked::Deleting);
     }
-    if n.annotations()
-        .and_then(|a| a.get(DO_NOT_DISRUPT))
-        .is_some_and(|v| v == "true")
-    {
+    if n.do_not_disrupt {
         return Err(Blocked::NodeDoNotDisrupt);
     }
     let Some(pool) = n.pool() else {
@@ -460,71 +610,62 @@ pub fn common_filter(
             node_pool: pool.to_string(),
         });
     }
-    let bypass = class == Class::Eventual && claim.spec.termination_grace_period.is_some();
+    let bypass = class == Class::Eventual && n.termination_grace_period;
     match pod_blocker(n, ctx) {
         Some(b) if !bypass => Err(b),
         _ => Ok(()),
     }
 }
 
-/// The first pod-level blocker (`ValidatePodsDisruptable`).
-fn pod_blocker(n: &StateNode<'_>, ctx: &PoolContext<'_>) -> Option<Blocked> {
-    for p in &n.pods {
+/// The first pod-level blocker (`ValidatePodsDisruptable`): do-not-disrupt pods first,
+/// then PDBs.
+fn pod_blocker(n: &StateNode, ctx: &PoolContext<'_>) -> Option<Blocked> {
+    for p in n.dnd_pods.iter().filter_map(|i| n.pods.get(*i)) {
         let v = timing::pod_do_not_disrupt(
-            p.metadata
-                .annotations
-                .get(DO_NOT_DISRUPT)
-                .map(String::as_str),
-            time(p.status.start_time.as_deref()),
-            pods::terminal(p),
-            pods::terminating(p),
+            p.do_not_disrupt.as_deref(),
+            p.started,
+            p.terminal,
+            p.terminating,
             ctx.at,
             ctx.version,
         );
         match v {
             PodDoNotDisrupt::Blocks { until } => {
                 return Some(Blocked::PodDoNotDisrupt {
-                    pod: key(p.metadata.namespace.as_deref(), &p.metadata.name),
+                    pod: p.key.clone(),
                     until,
                 })
             }
             PodDoNotDisrupt::Ignored { warning } => {
-                ctx.warnings.borrow_mut().push(format!(
-                    "pod {}: {warning}",
-                    key(p.metadata.namespace.as_deref(), &p.metadata.name)
-                ));
+                ctx.warnings
+                    .borrow_mut()
+                    .push(format!("pod {}: {warning}", p.key));
             }
             PodDoNotDisrupt::DoesNotBlock => {}
         }
     }
-    for p in &n.pods {
-        // Pods Karpenter would not evict are not checked against PDBs.
-        if pods::terminal(p)
-            || pods::terminating(p)
-            || pods::mirror(p)
-            || pods::tolerates_disrupted(p)
-        {
-            continue;
-        }
-        let pdbs = ctx.pdbs.for_pod(p);
-        let pod = key(p.metadata.namespace.as_deref(), &p.metadata.name);
-        if pdbs.len() > 1 {
+    n.pdb_blocker.clone()
+}
+
+fn pdb_blocker(pods: &[PodInfo], pdbs: &[PdbInfo]) -> Option<Blocked> {
+    for p in pods.iter().filter(|p| p.evictable) {
+        if p.pdbs.len() > 1 {
             return Some(Blocked::MultiplePdbs {
-                pod,
-                pdbs: pdbs
+                pod: p.key.clone(),
+                pdbs: p
+                    .pdbs
                     .iter()
-                    .map(|b| key(b.metadata.namespace.as_deref(), &b.metadata.name))
+                    .filter_map(|i| pdbs.get(*i))
+                    .map(|b| b.key.clone())
                     .collect(),
             });
         }
-        if let Some(b) = pdbs.first() {
-            let unhealthy_ok = b.spec.unhealthy_pod_eviction_policy.as_deref()
-                == Some("AlwaysAllow")
-                && !condition_true(&p.status.conditions, "Ready");
-            if b.status.disruptions_allowed <= 0 && !unhealthy_ok {
+        if let Some(b) = p.pdbs.first().and_then(|i| pdbs.get(*i)) {
+            let unhealthy_ok = b.always_allow && !p.ready;
+            if b.disruptions_allowed <= 0 && !unhealthy_ok {
                 return Some(Blocked::PdbBlocks {
-                    pod,
-                    pdb: key(b.metadata.namespace.as_deref(), &b.metadata.name),
+                    pod: p.key.clone(),
+                    pdb: b.key.clone(),
                 });
             }
         }
@@ -533,15 +674,11 @@ fn pod_blocker(n: &StateNode<'_>, ctx: &PoolContext<'_>) -> Option<Blocked> {
 }
 
 /// Whether the node is "empty" for Emptiness (version-dependent, spec §5.4).
-pub fn is_empty(n: &StateNode<'_>, v: KarpenterVersion) -> bool {
-    let resched = n.pods.iter().filter(|p| pods::reschedulable(p));
+pub fn is_empty(n: &StateNode, v: KarpenterVersion) -> bool {
     if v.at_least(14) {
-        1.0 + resched
-            .map(|p| pods::eviction_cost(p).max(0.0))
-            .sum::<f64>()
-            <= 1.0
+        1.0 + n.resched_cost <= 1.0
     } else {
-        resched.count() == 0
+        n.resched_count == 0
     }
 }
 
@@ -623,15 +760,13 @@ pub struct Candidate {
 pub struct Excluded {
     /// Node name.
     pub node: String,
-    /// The reason.
+    /// The reason (words: [`Blocked::message`]).
     pub blocked: Blocked,
-    /// The reason in words.
-    pub message: String,
 }
 
 /// Computes node facts and each method's candidates for one NodePool.
 pub fn evaluate(
-    nodes: &[StateNode<'_>],
+    nodes: &[&StateNode],
     ctx: &PoolContext<'_>,
     allowed: PerReason,
 ) -> (Vec<NodeFacts>, Vec<MethodCandidates>) {
@@ -642,16 +777,15 @@ pub fn evaluate(
         let reason = m.reason();
         let mut cands: Vec<(usize, &NodeFacts)> = Vec::new();
         let mut excluded = Vec::new();
-        for (i, f) in facts.iter().enumerate() {
+        for (i, (f, n)) in facts.iter().zip(nodes).enumerate() {
             let common = match m.class() {
                 Class::Graceful => f.graceful_blocked.clone(),
                 Class::Eventual => f.eventual_blocked.clone(),
             };
-            let block = common.or_else(|| method_block(m, f, ctx));
+            let block = common.or_else(|| method_block(m, f, n, ctx));
             match block {
                 Some(b) => excluded.push(Excluded {
-                    node: nodes.get(i).map(|n| n.name.clone()).unwrap_or_default(),
-                    message: b.message(),
+                    node: n.name.clone(),
                     blocked: b,
                 }),
                 None => cands.push((i, f)),
@@ -661,8 +795,8 @@ pub fn evaluate(
         match m {
             Method::Drift | Method::StaticDrift => {
                 cands.sort_by(|(ia, a), (ib, b)| {
-                    let ta = drift_time(nodes.get(*ia));
-                    let tb = drift_time(nodes.get(*ib));
+                    let ta = nodes.get(*ia).and_then(|n| n.drifted_at);
+                    let tb = nodes.get(*ib).and_then(|n| n.drifted_at);
                     let empty_first = if v.at_least(7) {
                         b.empty.cmp(&a.empty)
                     } else {
@@ -685,6 +819,7 @@ pub fn evaluate(
         let budget = allowed.get(reason);
         let mut left = budget;
         let mut candidates = Vec::new();
+        let mut any_selected = false;
         for (pos, (_, f)) in cands.iter().enumerate() {
             let mut c = Candidate {
                 node: f.node.clone(),
@@ -694,19 +829,15 @@ pub fn evaluate(
             };
             let takes = match m {
                 Method::Emptiness => true,
-                Method::Drift => {
-                    candidates.iter().all(|c: &Candidate| !c.selected)
-                        || (!v.at_least(5) && f.empty)
-                }
+                Method::Drift => !any_selected || (!v.at_least(5) && f.empty),
                 Method::MultiNodeConsolidation => pos < 100,
-                Method::SingleNodeConsolidation => {
-                    candidates.iter().all(|c: &Candidate| !c.selected)
-                }
+                Method::SingleNodeConsolidation => !any_selected,
                 Method::StaticDrift => true,
             };
             if takes {
                 if left > 0 {
                     c.selected = true;
+                    any_selected = true;
                     left -= 1;
                 } else {
                     c.not_selected = Some(Blocked::BudgetExhausted { reason });
@@ -751,14 +882,8 @@ pub fn evaluate(
     (facts, methods)
 }
 
-fn drift_time(n: Option<&StateNode<'_>>) -> Option<DateTime<Utc>> {
-    n.and_then(|n| n.claim)
-        .and_then(|c| condition(&c.status.conditions, "Drifted"))
-        .and_then(|c| time(c.last_transition_time.as_deref()))
-}
-
 /// Method-specific candidacy beyond the common filter (spec §5.4).
-fn method_block(m: Method, f: &NodeFacts, ctx: &PoolContext<'_>) -> Option<Blocked> {
+fn method_block(m: Method, f: &NodeFacts, n: &StateNode, ctx: &PoolContext<'_>) -> Option<Blocked> {
     let v = ctx.version;
     if m != Method::StaticDrift && ctx.is_static {
         return Some(Blocked::StaticNodePool);
@@ -803,6 +928,10 @@ fn method_block(m: Method, f: &NodeFacts, ctx: &PoolContext<'_>) -> Option<Block
                 Some(Blocked::PolicyExcludes {
                     policy: ctx.policy.clone(),
                 })
+            } else if let Some(label) = n.missing_label {
+                Some(Blocked::MissingLabel {
+                    label: label.to_string(),
+                })
             } else if v.at_least(14) && f.empty {
                 Some(Blocked::Empty)
             } else if !f.consolidatable {
@@ -816,60 +945,43 @@ fn method_block(m: Method, f: &NodeFacts, ctx: &PoolContext<'_>) -> Option<Block
     }
 }
 
-fn facts(n: &StateNode<'_>, ctx: &PoolContext<'_>) -> NodeFacts {
+fn facts(n: &StateNode, ctx: &PoolContext<'_>) -> NodeFacts {
     let v = ctx.version;
-    let claim = n.claim;
-    let created = claim.and_then(|c| time(c.metadata.creation_timestamp.as_deref()));
-    let expire_after = match claim.and_then(|c| c.spec.expire_after.as_deref()) {
-        Some("Never") => None,
-        Some(s) => GoDuration::parse(s).ok(),
-        None => ctx.expire_after,
-    };
-    let expires_at = created.and_then(|c| timing::expires_at(expire_after, c));
-    let initialized_at = claim
-        .and_then(|c| condition(&c.status.conditions, "Initialized"))
-        .filter(|c| c.status == "True")
-        .and_then(|c| time(c.last_transition_time.as_deref()));
-    let last_pod_event = claim.and_then(|c| time(c.status.last_pod_event_time.as_deref()));
-    let (consolidatable, consolidatable_at) = if !n.initialized() || ctx.consolidate_after.is_none()
-    {
+    let expire_after = n.expire_after.unwrap_or(ctx.expire_after);
+    let expires_at = n.created.and_then(|c| timing::expires_at(expire_after, c));
+    let (consolidatable, consolidatable_at) = if !n.initialized || ctx.consolidate_after.is_none() {
         (false, None)
-    } else if initialized_at.is_some() || last_pod_event.is_some() {
-        let init = initialized_at.or(last_pod_event);
-        timing::consolidatable(ctx.consolidate_after, init, last_pod_event, ctx.at)
+    } else if n.initialized_at.is_some() || n.last_pod_event.is_some() {
+        let init = n.initialized_at.or(n.last_pod_event);
+        timing::consolidatable(ctx.consolidate_after, init, n.last_pod_event, ctx.at)
     } else {
         // No reference time in the input: use the Consolidatable condition as written.
-        (
-            claim.is_some_and(|c| condition_true(&c.status.conditions, "Consolidatable")),
-            None,
-        )
+        (n.consolidatable_condition, None)
     };
-    let age = created.map(|c| ctx.at - c).unwrap_or_default();
+    let age = n.created.map(|c| ctx.at - c).unwrap_or_default();
     let lifetime = timing::lifetime_remaining(expire_after, age);
-    let all_cost: f64 = n.pods.iter().map(|p| pods::eviction_cost(p)).sum();
-    let resched_cost: f64 = n
-        .pods
-        .iter()
-        .filter(|p| pods::reschedulable(p))
-        .map(|p| pods::eviction_cost(p).max(0.0))
-        .sum();
-    let price = n
-        .annotations()
-        .and_then(|a| a.get(PRICE_ANNOTATION))
-        .and_then(|p| p.parse::<f64>().ok())
-        .unwrap_or(0.0);
+    let all_cost = n.pod_cost;
+    let resched_cost = n.resched_cost;
+    let graceful = common_filter(n, Class::Graceful, ctx).err();
     NodeFacts {
         node: n.name.clone(),
-        node_claim: claim.map(|c| c.metadata.name.clone()),
-        graceful_blocked: common_filter(n, Class::Graceful, ctx).err(),
-        eventual_blocked: common_filter(n, Class::Eventual, ctx).err(),
+        node_claim: n.claim.clone(),
+        // The classes only differ when a terminationGracePeriod lets Drift bypass pods.
+        eventual_blocked: if n.termination_grace_period {
+            common_filter(n, Class::Eventual, ctx).err()
+        } else {
+            graceful.clone()
+        },
+        graceful_blocked: graceful,
         empty: is_empty(n, v),
-        drifted: claim.is_some_and(|c| condition_true(&c.status.conditions, "Drifted")),
+        drifted: n.drifted,
         consolidatable,
         consolidatable_at,
         expires_at,
-        expired: created.is_some_and(|c| timing::expired(expire_after, c, ctx.at)),
+        expired: n
+            .created
+            .is_some_and(|c| timing::expired(expire_after, c, ctx.at)),
         disruption_cost: all_cost * lifetime,
-        savings_ratio: price / (1.0 + resched_cost),
+        savings_ratio: n.price / (1.0 + resched_cost),
     }
 }

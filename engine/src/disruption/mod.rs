@@ -116,50 +116,23 @@ fn decode_all<'a, T: serde::de::DeserializeOwned>(
 
 /// Evaluates every NodePool in the input at `options.at`.
 pub fn budgets(input: &Input, options: &BudgetOptions) -> BudgetReport {
-    let mut diags: Vec<Diagnostic> = Vec::new();
-    let mut report = BudgetReport::default();
-    let version = match options
-        .karpenter_version
-        .as_deref()
-        .map(KarpenterVersion::parse)
-    {
-        None => KarpenterVersion::default(),
-        Some(Ok(v)) => v,
-        Some(Err(e)) => {
-            diags.push(Diagnostic::in_source(
-                crate::Severity::Error,
-                "options",
-                0,
-                Default::default(),
-                e,
-            ));
-            KarpenterVersion::default()
-        }
-    };
-    report.karpenter_version = version.to_string();
-    let at = options.at;
-    let horizon = match options.horizon.as_deref().map(GoDuration::parse) {
-        None => Duration::hours(DEFAULT_HORIZON_HOURS),
-        Some(Ok(d)) if d.0 > 0 => d.to_chrono(),
-        Some(r) => {
-            let msg = match r {
-                Err(e) => format!("horizon: {e}"),
-                Ok(_) => "horizon must be positive".to_string(),
-            };
-            diags.push(Diagnostic::in_source(
-                crate::Severity::Error,
-                "options",
-                0,
-                Default::default(),
-                msg,
-            ));
-            Duration::hours(DEFAULT_HORIZON_HOURS)
-        }
-    };
-    let end = at.checked_add_signed(horizon).unwrap_or(at);
-    report.at = Some(at);
-    report.horizon_end = Some(end);
+    prepare(input).evaluate(options)
+}
 
+/// The input decoded and joined once (manifests → NodePools, state nodes, PDBs), ready to
+/// be evaluated at any instant: nothing here depends on the evaluation time.
+#[derive(Debug, Clone)]
+pub struct Prepared<'a> {
+    pools: Vec<(&'a Document, NodePool)>,
+    counts: Vec<(&'a Document, NodeCountsSpec)>,
+    nodes: Vec<StateNode>,
+    pdbs: Vec<candidates::PdbInfo>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+/// Decodes and joins the disruption manifests of the input.
+pub fn prepare(input: &Input) -> Prepared<'_> {
+    let mut diags: Vec<Diagnostic> = Vec::new();
     let pools: Vec<(&Document, NodePool)> = input
         .of_kind("NodePool")
         .map(|d| (d, NodePool::read(d, &mut diags)))
@@ -174,7 +147,7 @@ pub fn budgets(input: &Input, options: &BudgetOptions) -> BudgetReport {
             }
         })
         .collect();
-    let mut claims: Vec<(&Document, NodeClaim)> = decode_all(input, "NodeClaim", &mut diags);
+    let claims: Vec<(&Document, NodeClaim)> = decode_all(input, "NodeClaim", &mut diags);
     let nodes: Vec<(&Document, K8sNode)> = decode_all(input, "Node", &mut diags);
     let pods: Vec<(&Document, Pod)> = decode_all(input, "Pod", &mut diags);
     let pdbs: Vec<(&Document, PodDisruptionBudget)> =
@@ -194,138 +167,204 @@ pub fn budgets(input: &Input, options: &BudgetOptions) -> BudgetReport {
                 implied_claims.push(c);
             }
         }
-        if !implied_claims.is_empty() {
-            if let Some((d, _)) = nodes.first() {
-                diags.push(d.warning(
-                    &FieldPath::root(),
-                    "no NodeClaims in the input: Nodes with the karpenter.sh/nodepool label are taken as managed by Karpenter",
-                ));
-            }
+        if let (false, Some((d, _))) = (implied_claims.is_empty(), nodes.first()) {
+            diags.push(d.warning(
+                &FieldPath::root(),
+                "no NodeClaims in the input: Nodes with the karpenter.sh/nodepool label are taken as managed by Karpenter",
+            ));
         }
     }
     let claim_refs: Vec<&NodeClaim> = claims
-        .iter_mut()
-        .map(|(_, c)| &*c)
+        .iter()
+        .map(|(_, c)| c)
         .chain(implied_claims.iter())
         .collect();
-    let state = state_nodes(&claim_refs, &nodes, &pods);
     let pdb_refs: Vec<&PodDisruptionBudget> = pdbs.iter().map(|(_, p)| p).collect();
     let pdb_index = Pdbs::new(&pdb_refs);
-    let pool_names: Vec<String> = pools.iter().map(|(_, p)| p.name.clone()).collect();
-    let pool_exists = |name: &str| pool_names.iter().any(|n| n == name);
-
-    for (doc, pool) in &pools {
-        let mut summary = NodesSummary {
-            counts: NodeCounts::default(),
-            total: 0,
-            disrupting: 0,
-            from: Vec::new(),
-        };
-        for (_, c) in counts
-            .iter()
-            .filter(|(d, _)| d.name.as_deref() == Some(pool.name.as_str()))
-        {
-            summary.counts.add(&NodeCounts {
-                ready: c.ready.into(),
-                deleting: c.deleting.into(),
-                not_ready: c.not_ready.into(),
-                deleting_not_ready: c.deleting_not_ready.into(),
-                uninitialized: c.uninitialized.into(),
-                unmanaged: c.unmanaged.into(),
-                instance_terminating: c.instance_terminating.into(),
-            });
-            if !summary.from.iter().any(|f| f == "NodeCounts") {
-                summary.from.push("NodeCounts".into());
-            }
-        }
-        let members: Vec<&StateNode<'_>> = state
-            .iter()
-            .filter(|n| n.pool() == Some(pool.name.as_str()))
-            .collect();
-        if !members.is_empty() {
-            summary.from.push("nodes".into());
-            summary.counts.add(&count_nodes(&members));
-        }
-        if summary.from.is_empty() {
-            diags.push(doc.warning(
-                &FieldPath::root(),
-                format!(
-                    "no nodes and no NodeCounts for NodePool \"{}\": budgets are evaluated over 0 nodes",
-                    pool.name
-                ),
-            ));
-        }
-        let old_total = !version.at_least(1);
-        summary.total = summary.counts.total(old_total);
-        summary.disrupting = summary.counts.disrupting(old_total);
-        let members_owned: Vec<StateNode<'_>> = members.into_iter().cloned().collect();
-        let r = evaluate_pool(
-            doc,
-            pool,
-            summary,
-            &members_owned,
-            &pdb_index,
-            &pool_exists,
-            version,
-            at,
-            end,
-            &mut diags,
-        );
-        report.node_pools.push(r);
+    let pdb_infos = pdb_index.infos();
+    let state = state_nodes(&claim_refs, &nodes, &pods, &pdb_index)
+        .into_iter()
+        .map(|n| n.with_pdbs(&pdb_infos))
+        .collect();
+    Prepared {
+        pools,
+        counts,
+        nodes: state,
+        pdbs: pdb_infos,
+        diagnostics: diags,
     }
-    let (errors, warnings) = crate::input::diagnostics::partition(diags);
-    report.errors = errors;
-    report.warnings = warnings;
-    report
+}
+
+impl Prepared<'_> {
+    /// Evaluates every NodePool at `options.at`.
+    pub fn evaluate(&self, options: &BudgetOptions) -> BudgetReport {
+        let mut diags = self.diagnostics.clone();
+        let mut report = BudgetReport::default();
+        let version = match options
+            .karpenter_version
+            .as_deref()
+            .map(KarpenterVersion::parse)
+        {
+            None => KarpenterVersion::default(),
+            Some(Ok(v)) => v,
+            Some(Err(e)) => {
+                diags.push(Diagnostic::in_source(
+                    crate::Severity::Error,
+                    "options",
+                    0,
+                    Default::default(),
+                    e,
+                ));
+                KarpenterVersion::default()
+            }
+        };
+        report.karpenter_version = version.to_string();
+        let at = options.at;
+        let horizon = match options.horizon.as_deref().map(GoDuration::parse) {
+            None => Duration::hours(DEFAULT_HORIZON_HOURS),
+            Some(Ok(d)) if d.0 > 0 => d.to_chrono(),
+            Some(r) => {
+                let msg = match r {
+                    Err(e) => format!("horizon: {e}"),
+                    Ok(_) => "horizon must be positive".to_string(),
+                };
+                diags.push(Diagnostic::in_source(
+                    crate::Severity::Error,
+                    "options",
+                    0,
+                    Default::default(),
+                    msg,
+                ));
+                Duration::hours(DEFAULT_HORIZON_HOURS)
+            }
+        };
+        let end = at.checked_add_signed(horizon).unwrap_or(at);
+        report.at = Some(at);
+        report.horizon_end = Some(end);
+        let pool_exists = |name: &str| self.pools.iter().any(|(_, p)| p.name == name);
+        for (doc, pool) in &self.pools {
+            let mut summary = NodesSummary {
+                counts: NodeCounts::default(),
+                total: 0,
+                disrupting: 0,
+                from: Vec::new(),
+            };
+            for (_, c) in self
+                .counts
+                .iter()
+                .filter(|(d, _)| d.name.as_deref() == Some(pool.name.as_str()))
+            {
+                summary.counts.add(&NodeCounts {
+                    ready: c.ready.into(),
+                    deleting: c.deleting.into(),
+                    not_ready: c.not_ready.into(),
+                    deleting_not_ready: c.deleting_not_ready.into(),
+                    uninitialized: c.uninitialized.into(),
+                    unmanaged: c.unmanaged.into(),
+                    instance_terminating: c.instance_terminating.into(),
+                });
+                if !summary.from.iter().any(|f| f == "NodeCounts") {
+                    summary.from.push("NodeCounts".into());
+                }
+            }
+            let members: Vec<&StateNode> = self
+                .nodes
+                .iter()
+                .filter(|n| n.pool() == Some(pool.name.as_str()))
+                .collect();
+            if !members.is_empty() {
+                summary.from.push("nodes".into());
+                summary.counts.add(&count_nodes(&members));
+            }
+            if summary.from.is_empty() {
+                diags.push(doc.warning(
+                    &FieldPath::root(),
+                    format!(
+                        "no nodes and no NodeCounts for NodePool \"{}\": budgets are evaluated over 0 nodes",
+                        pool.name
+                    ),
+                ));
+            }
+            let old_total = !version.at_least(1);
+            summary.total = summary.counts.total(old_total);
+            summary.disrupting = summary.counts.disrupting(old_total);
+            let r = evaluate_pool(
+                doc,
+                pool,
+                summary,
+                &members,
+                &self.pdbs,
+                &pool_exists,
+                version,
+                at,
+                end,
+                &mut diags,
+            );
+            report.node_pools.push(r);
+        }
+        let (errors, warnings) = crate::input::diagnostics::partition(diags);
+        report.errors = errors;
+        report.warnings = warnings;
+        report
+    }
 }
 
 /// Joins NodeClaims, Nodes and Pods into Karpenter's state nodes, sorted by name.
-fn state_nodes<'a>(
-    claims: &[&'a NodeClaim],
-    nodes: &'a [(&Document, K8sNode)],
-    pods: &'a [(&Document, Pod)],
-) -> Vec<StateNode<'a>> {
-    let mut out: Vec<StateNode<'a>> = Vec::new();
+fn state_nodes(
+    claims: &[&NodeClaim],
+    nodes: &[(&Document, K8sNode)],
+    pods: &[(&Document, Pod)],
+    pdbs: &Pdbs<'_>,
+) -> Vec<StateNode> {
+    let mut node_by_name: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut node_by_provider: BTreeMap<&str, usize> = BTreeMap::new();
+    for (i, (_, n)) in nodes.iter().enumerate() {
+        node_by_name.insert(n.metadata.name.as_str(), i);
+        if let Some(p) = n.spec.provider_id.as_deref() {
+            node_by_provider.insert(p, i);
+        }
+    }
+    let mut pods_by_node: BTreeMap<&str, Vec<candidates::PodInfo>> = BTreeMap::new();
+    for (_, p) in pods {
+        if let Some(nn) = p.spec.node_name.as_deref() {
+            pods_by_node
+                .entry(nn)
+                .or_default()
+                .push(candidates::PodInfo::new(p, pdbs));
+        }
+    }
     let mut used = vec![false; nodes.len()];
+    let mut out: Vec<StateNode> = Vec::with_capacity(claims.len() + nodes.len());
     for c in claims {
-        let found = nodes.iter().enumerate().find(|(_, (_, n))| {
-            c.status.node_name.as_deref() == Some(n.metadata.name.as_str())
-                || (c.status.provider_id.is_some() && c.status.provider_id == n.spec.provider_id)
-        });
-        let node = found.map(|(i, (_, n))| {
+        let found = c
+            .status
+            .node_name
+            .as_deref()
+            .and_then(|n| node_by_name.get(n))
+            .or_else(|| {
+                c.status
+                    .provider_id
+                    .as_deref()
+                    .and_then(|p| node_by_provider.get(p))
+            })
+            .copied();
+        let node = found.and_then(|i| {
             if let Some(u) = used.get_mut(i) {
                 *u = true;
             }
-            n
+            nodes.get(i).map(|(_, n)| n)
         });
-        out.push(StateNode {
-            name: node.map_or_else(|| c.metadata.name.clone(), |n| n.metadata.name.clone()),
-            claim: Some(c),
-            node,
-            pods: Vec::new(),
-        });
+        let pods = node
+            .and_then(|n| pods_by_node.remove(n.metadata.name.as_str()))
+            .unwrap_or_default();
+        out.push(StateNode::new(Some(c), node, pods));
     }
     for (i, (_, n)) in nodes.iter().enumerate() {
         if !used.get(i).copied().unwrap_or(false) {
-            out.push(StateNode {
-                name: n.metadata.name.clone(),
-                claim: None,
-                node: Some(n),
-                pods: Vec::new(),
-            });
-        }
-    }
-    let mut by_name: BTreeMap<String, usize> = BTreeMap::new();
-    for (i, n) in out.iter().enumerate() {
-        if n.node.is_some() {
-            by_name.insert(n.name.clone(), i);
-        }
-    }
-    for (_, p) in pods {
-        if let Some(i) = p.spec.node_name.as_ref().and_then(|nn| by_name.get(nn)) {
-            if let Some(n) = out.get_mut(*i) {
-                n.pods.push(p);
-            }
+            let pods = pods_by_node
+                .remove(n.metadata.name.as_str())
+                .unwrap_or_default();
+            out.push(StateNode::new(None, Some(n), pods));
         }
     }
     out.sort_by(|a, b| a.name.cmp(&b.name));
@@ -333,17 +372,17 @@ fn state_nodes<'a>(
 }
 
 /// Buckets state nodes like `BuildDisruptionBudgetMapping`.
-fn count_nodes(nodes: &[&StateNode<'_>]) -> NodeCounts {
+fn count_nodes(nodes: &[&StateNode]) -> NodeCounts {
     let mut c = NodeCounts::default();
     for n in nodes {
         if n.claim.is_none() {
             c.unmanaged += 1;
-        } else if !n.initialized() {
+        } else if !n.initialized {
             c.uninitialized += 1;
-        } else if n.instance_terminating() {
+        } else if n.instance_terminating {
             c.instance_terminating += 1;
         } else {
-            match (n.deleting(), n.ready()) {
+            match (n.deleting, n.ready) {
                 (false, true) => c.ready += 1,
                 (true, true) => c.deleting += 1,
                 (false, false) => c.not_ready += 1,
@@ -371,11 +410,20 @@ fn validate(
     let mut checks = Vec::new();
     let d = &pool.disruption;
     if let Some(f) = &d.consolidation_policy {
-        checks.push(validation::consolidation_policy(
-            &f.path.to_string(),
-            &f.value,
-            version,
-        ));
+        if pool.v1beta1 {
+            let ok = f.value == "WhenEmpty" || f.value == "WhenUnderutilized";
+            checks.push(validation::rule(
+                &f.path.to_string(),
+                ok,
+                "v1beta1 supported values: WhenEmpty, WhenUnderutilized",
+            ));
+        } else {
+            checks.push(validation::consolidation_policy(
+                &f.path.to_string(),
+                &f.value,
+                version,
+            ));
+        }
     }
     if let Some(f) = &d.consolidate_after {
         checks.push(validation::nillable_duration(
@@ -492,8 +540,8 @@ fn evaluate_pool(
     doc: &Document,
     pool: &NodePool,
     nodes: NodesSummary,
-    members: &[StateNode<'_>],
-    pdbs: &Pdbs<'_>,
+    members: &[&StateNode],
+    pdbs: &[candidates::PdbInfo],
     pool_exists: &dyn Fn(&str) -> bool,
     version: KarpenterVersion,
     at: DateTime<Utc>,
@@ -503,6 +551,9 @@ fn evaluate_pool(
     let mut notes = Vec::new();
     let checks = validate(doc, pool, version, diags);
     let d = &pool.disruption;
+    if pool.v1beta1 {
+        notes.push("karpenter.sh/v1beta1 NodePool: read with the v1 rules (expireAfter from spec.disruption, WhenUnderutilized = WhenEmptyOrUnderutilized)".into());
+    }
     let default_budgets = d.budgets.is_none();
     let written: Vec<Budget> = d.budgets.clone().unwrap_or_else(|| vec![Budget::default()]);
     if default_budgets {
@@ -625,10 +676,12 @@ fn evaluate_pool(
         pool_exists,
         pdbs,
         consolidate_after,
-        policy: d.consolidation_policy.as_ref().map_or_else(
-            || "WhenEmptyOrUnderutilized".to_string(),
-            |f| f.value.clone(),
-        ),
+        policy: match d.consolidation_policy.as_ref().map(|f| f.value.as_str()) {
+            None => "WhenEmptyOrUnderutilized".to_string(),
+            // v1beta1's WhenUnderutilized became v1's WhenEmptyOrUnderutilized.
+            Some("WhenUnderutilized") if pool.v1beta1 => "WhenEmptyOrUnderutilized".to_string(),
+            Some(p) => p.to_string(),
+        },
         is_static: pool.replicas.is_some(),
         expire_after,
         warnings: std::cell::RefCell::new(Vec::new()),

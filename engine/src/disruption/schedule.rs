@@ -667,7 +667,9 @@ impl Window<'_> {
         }
         let d = self.duration;
         let check = t.checked_sub_signed(d)?;
-        let active = self.is_active(t);
+        // `IsActive(t)` is "next firing after t − D is not after t"; computed once here.
+        let next = self.schedule.next_after(check);
+        let active = next.is_none_or(|f| f <= t);
         if self.is_sparse() {
             return self.next_change_exact(t, limit, active);
         }
@@ -675,7 +677,7 @@ impl Window<'_> {
             // Never active: the next firing after t − D is always after t.
             return None;
         }
-        match self.schedule.next_after(check) {
+        match next {
             Some(f) if f <= t => match self.chain_end(spec, f, limit) {
                 ChainEnd::At(e) if e <= limit => Some(e),
                 ChainEnd::Quirk => self.next_change_exact(t, limit, active),
@@ -777,6 +779,84 @@ mod tests {
         DateTime::parse_from_rfc3339(s)
             .map(|d| d.with_timezone(&Utc))
             .unwrap_or_default()
+    }
+
+    fn parse(s: &str) -> Result<CronSchedule, String> {
+        CronSchedule::parse(s).map_err(|e| e.message)
+    }
+
+    #[test]
+    fn robfig_error_texts() {
+        let cases = [
+            ("0 0 * * 7", "end of range (7) above maximum (6): 7"),
+            (
+                "TZ=Europe/Paris 0 9 * * *",
+                "expected exactly 5 fields, found 6: [TZ=Europe/Paris 0 9 * * *]",
+            ),
+            ("", "expected exactly 5 fields, found 0: []"),
+            (
+                "0 0 L * *",
+                "failed to parse int from L: strconv.Atoi: parsing \"L\": invalid syntax",
+            ),
+            (
+                "*/0 * * * *",
+                "step of range should be a positive number: */0",
+            ),
+            ("0 0 0 * *", "beginning of range (0) below minimum (1): 0"),
+            ("@dailyx", "unrecognized descriptor: @dailyx"),
+            ("1-2-3 * * * *", "too many hyphens: 1-2-3"),
+            ("1/2/3 * * * *", "too many slashes: 1/2/3"),
+        ];
+        for (s, want) in cases {
+            assert_eq!(parse(s).err().as_deref(), Some(want), "{s}");
+        }
+        assert!(parse("@every 1h").is_ok_and(|s| s.is_interval()));
+        assert!(parse("0 9 * jan-mar Mon-Fri").is_ok());
+        // `*-5` is `*` in robfig (the range end is never read).
+        assert_eq!(parse("*-5 * * * *"), parse("* * * * *"));
+    }
+
+    #[test]
+    fn windows_merge_and_never_close() {
+        let win = |s: &str, d: i64| {
+            let sched = parse(s).unwrap_or_else(|e| panic!("{e}"));
+            (sched, Duration::minutes(d))
+        };
+        let far = at("2500-01-01T00:00:00Z");
+        let (s, d) = win("@daily", 48 * 60);
+        let w = Window {
+            schedule: &s,
+            duration: d,
+        };
+        assert!(w.is_active(at("2024-01-07T00:00:00Z")));
+        assert_eq!(w.next_change(at("2024-01-07T00:00:00Z"), far), None);
+        let (s, d) = win("0 */6 * * *", 5 * 60);
+        let w = Window {
+            schedule: &s,
+            duration: d,
+        };
+        assert_eq!(
+            w.next_change(at("2024-03-05T05:30:00Z"), far),
+            Some(at("2024-03-05T06:00:00Z"))
+        );
+        assert_eq!(
+            w.next_change(at("2024-03-05T06:00:00Z"), far),
+            Some(at("2024-03-05T11:00:00Z"))
+        );
+        let (s, d) = win("0 0 30 2 *", 60);
+        assert!(s.never_fires());
+        assert!(Window {
+            schedule: &s,
+            duration: d
+        }
+        .is_active(at("2024-01-10T12:00:00Z")));
+        // Year 1000 (before the cron crate's range).
+        let (s, d) = win("@yearly", 24 * 60);
+        assert!(Window {
+            schedule: &s,
+            duration: d
+        }
+        .is_active(at("1000-01-01T12:00:00Z")));
     }
 
     #[test]

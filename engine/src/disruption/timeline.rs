@@ -1,7 +1,7 @@
 //! The moments over a horizon where a NodePool's allowed disruptions change (spec §3.7), and
 //! each scheduled budget's windows, for drawing.
 
-use super::budget::{combine, BudgetValue, PerReason, RuntimeBudget};
+use super::budget::{BudgetValue, PerReason, Reason, RuntimeBudget, UNBOUNDED};
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -107,46 +107,92 @@ pub fn timeline(
             }
         }
     }
-    let point = |at: DateTime<Utc>, state: &[Result<bool, BudgetValue>]| {
-        let values: Vec<BudgetValue> = budgets
-            .iter()
-            .zip(state)
-            .map(|(b, s)| match s {
-                Ok(a) => b.value_given(*a, total),
-                Err(v) => v.clone(),
-            })
-            .collect();
-        let active_budgets = values
+    // A budget's value only depends on whether it is active: compute both once.
+    let when: Vec<(BudgetValue, BudgetValue)> = budgets
+        .iter()
+        .map(|b| (b.value_given(false, total), b.value_given(true, total)))
+        .collect();
+    let applies: Vec<[bool; 3]> = budgets
+        .iter()
+        .map(|b| Reason::ALL.map(|r| b.applies_to(r)))
+        .collect();
+    // The same arithmetic as `budget::combine`, without allocating (it runs per change).
+    let value = |i: usize, s: &'_ Result<bool, BudgetValue>| {
+        value_of(&when, i, s).map(|v| (v.active, v.value, v.error.is_some()))
+    };
+    let answer = |state: &[Result<bool, BudgetValue>]| -> (PerReason, PerReason, bool) {
+        let mut raw = PerReason::all(UNBOUNDED);
+        let mut fail = false;
+        for (i, s) in state.iter().enumerate() {
+            let Some((active, v, error)) = value(i, s) else {
+                continue;
+            };
+            fail |= error;
+            if !active {
+                continue;
+            }
+            for (k, r) in Reason::ALL.into_iter().enumerate() {
+                if applies.get(i).is_some_and(|a| a.get(k) == Some(&true)) && v < raw.get(r) {
+                    raw.set(r, v);
+                }
+            }
+        }
+        if fail {
+            raw = PerReason::all(0);
+        }
+        let mut allowed = PerReason::default();
+        for r in Reason::ALL {
+            allowed.set(r, raw.get(r).saturating_sub(disrupting).max(0));
+        }
+        (raw, allowed, fail)
+    };
+    let active_of = |state: &[Result<bool, BudgetValue>]| -> Vec<usize> {
+        state
             .iter()
             .enumerate()
-            .filter(|(_, v)| v.active)
+            .filter(|(i, s)| value(*i, s).is_some_and(|v| v.0))
             .map(|(i, _)| i)
-            .collect();
-        let e = combine(budgets, values, disrupting);
-        TimelinePoint {
-            at,
-            allowed_disruptions: e.allowed,
-            raw: e.raw,
-            active_budgets,
-            fail_closed: e.fail_closed,
-        }
+            .collect()
     };
-    let mut out = vec![point(from, &state)];
+    let (raw, allowed, fail_closed) = answer(&state);
+    let mut out = vec![TimelinePoint {
+        at: from,
+        allowed_disruptions: allowed,
+        raw,
+        active_budgets: active_of(&state),
+        fail_closed,
+    }];
     for (at, who) in flips {
         for i in who {
             if let Some(Ok(a)) = state.get_mut(i) {
                 *a = !*a;
             }
         }
-        let p = point(at, &state);
+        let (raw, allowed, fail_closed) = answer(&state);
         let changed = out.last().is_none_or(|l| {
-            l.allowed_disruptions != p.allowed_disruptions
-                || l.raw != p.raw
-                || l.fail_closed != p.fail_closed
+            l.allowed_disruptions != allowed || l.raw != raw || l.fail_closed != fail_closed
         });
         if changed {
-            out.push(p);
+            out.push(TimelinePoint {
+                at,
+                allowed_disruptions: allowed,
+                raw,
+                active_budgets: active_of(&state),
+                fail_closed,
+            });
         }
     }
     out
+}
+
+fn value_of<'a>(
+    when: &'a [(BudgetValue, BudgetValue)],
+    i: usize,
+    s: &'a Result<bool, BudgetValue>,
+) -> Option<&'a BudgetValue> {
+    match s {
+        Ok(true) => when.get(i).map(|w| &w.1),
+        Ok(false) => when.get(i).map(|w| &w.0),
+        Err(v) => Some(v),
+    }
 }

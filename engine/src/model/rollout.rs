@@ -104,6 +104,12 @@ pub struct UpdateStage {
     /// Pause after the stage, in seconds.
     #[serde(default)]
     pub after_stage_wait_in_seconds: Option<i64>,
+    /// Preview approval gates (accepted, not modelled: a warning says so).
+    #[serde(default)]
+    pub before_gates: Option<serde_json::Value>,
+    /// Preview approval gates (accepted, not modelled).
+    #[serde(default)]
+    pub after_gates: Option<serde_json::Value>,
 }
 
 /// One update group.
@@ -115,6 +121,12 @@ pub struct UpdateGroup {
     /// Preview: members updated in parallel inside the group (int or "N%"; default 1).
     #[serde(default)]
     pub max_concurrency: Option<IntOrString>,
+    /// Preview approval gates (accepted, not modelled).
+    #[serde(default)]
+    pub before_gates: Option<serde_json::Value>,
+    /// Preview approval gates (accepted, not modelled).
+    #[serde(default)]
+    pub after_gates: Option<serde_json::Value>,
 }
 
 /// `managedClusterUpdate`.

@@ -57,6 +57,7 @@ fn name_ok(n: &str) -> bool {
 /// Reads FleetMember, FleetUpdateStrategy and AvailableVersions documents.
 pub(crate) fn read<'a>(input: &'a Input, ctx: &mut Ctx) -> AzureInput<'a> {
     let mut members: Vec<FleetMember<'a>> = Vec::new();
+    let mut by_name: HashMap<String, usize> = HashMap::new();
     for doc in input.of_kind("FleetMember") {
         let r: ArmResource<FleetMemberProperties> = match doc.decode() {
             Ok(r) => r,
@@ -84,7 +85,7 @@ pub(crate) fn read<'a>(input: &'a Input, ctx: &mut Ctx) -> AzureInput<'a> {
                 continue;
             }
         };
-        if let Some(prev) = members.iter().find(|m| m.name == name) {
+        if let Some(prev) = by_name.get(&name).and_then(|i| members.get(*i)) {
             let msg = if prev.group != group {
                 format!(
                     "member \"{name}\" is listed twice with different groups; a member belongs to at most one group"
@@ -95,6 +96,7 @@ pub(crate) fn read<'a>(input: &'a Input, ctx: &mut Ctx) -> AzureInput<'a> {
             ctx.layered(doc, "metadata.name", Layer::Engine, msg);
             continue;
         }
+        by_name.insert(name.clone(), members.len());
         members.push(FleetMember {
             name,
             group,
@@ -176,6 +178,15 @@ fn validate_strategy(s: &UpdateRunStrategy, base: &str, doc: &Document, ctx: &mu
                 "duplicate stage name \"{}\" (also stages[{prev}]); stage names must be unique within a strategy",
                 st.name
             ));
+        }
+        if st.before_gates.is_some()
+            || st.after_gates.is_some()
+            || st
+                .groups
+                .iter()
+                .any(|g| g.before_gates.is_some() || g.after_gates.is_some())
+        {
+            ctx.warn(doc, &p, "approval gates (preview) are not modelled: the simulation treats them as approved at once");
         }
         if st.groups.is_empty() {
             ctx.layered(
@@ -755,9 +766,9 @@ fn plan_run(
                     name: "default".into(),
                     groups: vec![crate::model::rollout::UpdateGroup {
                         name: "default".into(),
-                        max_concurrency: None,
+                        ..Default::default()
                     }],
-                    after_stage_wait_in_seconds: None,
+                    ..Default::default()
                 }],
             };
             &default_strategy

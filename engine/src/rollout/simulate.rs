@@ -3,7 +3,7 @@
 //! pick, after-stage waits, user skips, stop/start, and what-if failures and pendings with
 //! the exact state propagation of R-AZ-40 … R-AZ-46.
 
-use super::maintenance::{bucket, Bucket, Window};
+use super::maintenance::{Bucket, Window};
 use super::options::{
     AllSkippedRunState, AzureOptions, SiblingGroupsOnFailure, SkipTarget, TieBreak,
 };
@@ -331,7 +331,11 @@ struct Sim<'a> {
     g_state: Vec<State>,
     g_user_skipped: Vec<bool>,
     g_wake: Vec<Option<i64>>,
-    g_frozen: Vec<Option<Vec<usize>>>,
+    g_frozen: Vec<bool>,
+    g_frozen_pos: Vec<Option<usize>>,
+    g_cands: Vec<Vec<usize>>,
+    g_quiet_until: Vec<i64>,
+    m_ptr: Vec<usize>,
     s_state: Vec<State>,
     s_started: Vec<bool>,
     s_user_skipped: Vec<bool>,
@@ -384,6 +388,8 @@ pub fn simulate(
     for (gi, c) in g_counts.iter_mut().enumerate() {
         c.not_started = flat_group(plan, &g_stage, &g_first, gi).map_or(0, |g| g.members.len());
     }
+    let g_stage_c = g_stage.clone();
+    let g_first_c = g_first.clone();
     let mut sim = Sim {
         plan,
         opts,
@@ -403,7 +409,17 @@ pub fn simulate(
         g_state: vec![State::NotStarted; ng],
         g_user_skipped: vec![false; ng],
         g_wake: vec![None; ng],
-        g_frozen: vec![None; ng],
+        g_frozen: vec![false; ng],
+        g_frozen_pos: vec![None; nm],
+        g_cands: (0..ng)
+            .map(|gi| {
+                flat_group(plan, &g_stage_c, &g_first_c, gi)
+                    .map(|g| g.members.clone())
+                    .unwrap_or_default()
+            })
+            .collect(),
+        g_quiet_until: vec![i64::MIN; ng],
+        m_ptr: vec![0; nm],
         s_state: vec![State::NotStarted; ns],
         s_started: vec![false; ns],
         s_user_skipped: vec![false; ns],
@@ -713,132 +729,145 @@ impl<'a> Sim<'a> {
         }
     }
 
-    fn rank(&self, m: usize, t: i64) -> (u8, i64, usize) {
-        let b = self.bucket_of(m, t);
+    /// Bucket at `t` using the member's window cursor (the clock never goes back).
+    fn bucket_now(&mut self, m: usize, t: i64) -> Bucket {
+        if self.m_pending[m] {
+            return Bucket::Closed(None);
+        }
+        let Some(ws) = self.plan.members[m]
+            .windows
+            .and_then(|i| self.plan.windows.get(i))
+        else {
+            return Bucket::NoWindow;
+        };
+        let p = &mut self.m_ptr[m];
+        while ws.get(*p).is_some_and(|w| w.end <= t) {
+            *p += 1;
+        }
+        let Some(w) = ws.get(*p) else {
+            return Bucket::Closed(None);
+        };
+        if w.start <= t {
+            return Bucket::Open;
+        }
+        let soon = if self.opts.four_hour_boundary_inclusive {
+            w.start <= t + super::maintenance::FOUR_HOURS
+        } else {
+            w.start < t + super::maintenance::FOUR_HOURS
+        };
+        if soon {
+            Bucket::OpensSoon(w.start)
+        } else {
+            Bucket::Closed(Some(w.start))
+        }
+    }
+
+    fn key(&self, m: usize, b: Bucket) -> (u8, i64, usize) {
+        if let Some(pos) = self.g_frozen_pos.get(m).copied().flatten() {
+            return (0, 0, pos);
+        }
         let w = match (self.opts.tie_break, b) {
             (TieBreak::BucketWindowStartName, Bucket::OpensSoon(s)) => s,
             _ => 0,
         };
+        // Members are indexed in name order inside a group, so the index is the name tie-break.
         (b.number(), w, m)
-    }
-
-    fn bucket_of(&self, m: usize, t: i64) -> Bucket {
-        if self.m_pending[m] {
-            return Bucket::Closed(None);
-        }
-        let w = self.plan.members[m]
-            .windows
-            .and_then(|i| self.plan.windows.get(i))
-            .map(Vec::as_slice);
-        bucket(w, t, self.opts.four_hour_boundary_inclusive)
     }
 
     /// R-AZ-34/35: the group walks its candidates in bucket order; at-target members are
     /// skipped, closed-window ones become Pending, the first startable one runs.
     fn pick(&mut self, gi: usize, t: i64) {
-        if self.halt != Halt::None {
+        if self.halt != Halt::None || self.g_user_skipped[gi] {
             return;
         }
         let Some(group) = self.group(gi) else { return };
-        if self.g_user_skipped[gi] {
+        // Nothing can become startable before the earliest window opening seen by the last
+        // full walk (Pending is sticky, so there is nothing to mark either).
+        if t < self.g_quiet_until[gi] {
             return;
         }
-        // Member names sort the same as indices inside a group (members are sorted by name
-        // when the plan is built), so the index is the name tie-break.
-        if !self.opts.reevaluate_buckets_each_pick && self.g_frozen[gi].is_none() {
-            let mut order: Vec<usize> = group.members.clone();
-            order.sort_by_key(|&m| self.rank(m, t));
-            self.g_frozen[gi] = Some(order);
+        let concurrency = group.concurrency.max(1);
+        let mut cands = std::mem::take(&mut self.g_cands[gi]);
+        if !self.opts.reevaluate_buckets_each_pick && !self.g_frozen[gi] {
+            let mut order: Vec<(u8, i64, usize)> = Vec::with_capacity(cands.len());
+            for &m in &cands {
+                let b = self.bucket_now(m, t);
+                order.push(self.key(m, b));
+            }
+            order.sort_unstable();
+            for (pos, k) in order.iter().enumerate() {
+                if let Some(slot) = self.g_frozen_pos.get_mut(k.2) {
+                    *slot = Some(pos);
+                }
+            }
+            self.g_frozen[gi] = true;
         }
-        loop {
-            if self.g_counts[gi].running >= group.concurrency.max(1) {
-                break;
+        let mut min_next = i64::MAX;
+        while self.g_counts[gi].running < concurrency {
+            let mut best: Option<((u8, i64, usize), usize)> = None;
+            min_next = i64::MAX;
+            for &m in &cands {
+                if !matches!(self.m_state[m], State::NotStarted | State::Pending) {
+                    continue;
+                }
+                let b = self.bucket_now(m, t);
+                if b.can_start() && self.plan.members[m].skip.is_none() {
+                    let k = self.key(m, b);
+                    if best.is_none_or(|(bk, _)| k < bk) {
+                        best = Some((k, m));
+                    }
+                } else if let Some(n) = b.next_start() {
+                    min_next = min_next.min(n);
+                }
             }
-            let candidates: Vec<usize> = match &self.g_frozen[gi] {
-                Some(order) => order
-                    .iter()
-                    .copied()
-                    .filter(|&m| matches!(self.m_state[m], State::NotStarted | State::Pending))
-                    .collect(),
-                None => group
-                    .members
-                    .iter()
-                    .copied()
-                    .filter(|&m| matches!(self.m_state[m], State::NotStarted | State::Pending))
-                    .collect(),
-            };
-            if candidates.is_empty() {
-                break;
-            }
-            let frozen = self.g_frozen[gi].is_some();
-            // Position of each candidate in the walk: frozen order or the current ranks.
-            let keyed: Vec<((u8, i64, usize), usize, Bucket)> = candidates
-                .iter()
-                .enumerate()
-                .map(|(pos, &m)| {
-                    let b = self.bucket_of(m, t);
-                    let key = if frozen { (0, 0, pos) } else { self.rank(m, t) };
-                    (key, m, b)
-                })
-                .collect();
-            let chosen = keyed
-                .iter()
-                .filter(|(_, m, b)| b.can_start() && self.plan.members[*m].skip.is_none())
-                .min_by_key(|(k, _, _)| *k)
-                .map(|(k, m, _)| (*k, *m));
-            let mut before: Vec<&((u8, i64, usize), usize, Bucket)> = keyed
-                .iter()
-                .filter(|(k, _, _)| chosen.is_none_or(|(ck, _)| *k < ck))
-                .collect();
-            before.sort_by_key(|(k, _, _)| *k);
-            for (_, m, _) in before {
-                let m = *m;
+            for &m in &cands {
+                if !matches!(self.m_state[m], State::NotStarted | State::Pending) {
+                    continue;
+                }
+                let b = self.bucket_now(m, t);
+                let before = best.is_none_or(|(bk, _)| self.key(m, b) < bk);
+                if !before {
+                    continue;
+                }
                 if let Some(reason) = self.plan.members[m].skip.clone() {
                     self.m_reason[m] = Some(reason);
                     self.set_member(m, State::Skipped, t);
-                } else {
+                } else if self.m_state[m] == State::NotStarted {
                     self.set_member(m, State::Pending, t);
                 }
             }
-            match chosen {
-                Some((_, m)) => {
-                    self.m_start[m] = Some(t);
-                    let d = self.plan.members[m].duration.max(0);
-                    let end = if self.plan.members[m].reject.is_some() {
-                        t
-                    } else {
-                        t + d
-                    };
-                    self.m_planned_end[m] = Some(end);
-                    if let Some(Some(ft)) = self.m_fail[m] {
-                        if ft > t && ft < end {
-                            self.m_planned_end[m] = Some(ft);
-                        }
-                    }
-                    self.set_member(m, State::Running, t);
-                    self.start_order.push(m);
-                    let pe = self.m_planned_end[m].unwrap_or(end);
-                    self.push(pe, Ev::MemberEnd(m));
+            let Some((_, m)) = best else {
+                self.g_quiet_until[gi] = min_next;
+                break;
+            };
+            self.m_start[m] = Some(t);
+            let d = self.plan.members[m].duration.max(0);
+            let mut end = if self.plan.members[m].reject.is_some() {
+                t
+            } else {
+                t + d
+            };
+            if let Some(Some(ft)) = self.m_fail[m] {
+                if ft > t && ft < end {
+                    end = ft;
                 }
-                None => break,
             }
+            self.m_planned_end[m] = Some(end);
+            self.set_member(m, State::Running, t);
+            self.start_order.push(m);
+            self.push(end, Ev::MemberEnd(m));
         }
+        cands.retain(|&m| matches!(self.m_state[m], State::NotStarted | State::Pending));
         // Sleep until the earliest window opening among Pending members.
-        if self.g_counts[gi].running < group.concurrency.max(1) {
-            let next = group
-                .members
-                .iter()
-                .filter(|&&m| self.m_state[m] == State::Pending)
-                .filter_map(|&m| self.bucket_of(m, t).next_start())
-                .filter(|&s| s > t)
-                .min();
-            if let Some(n) = next {
-                if self.g_wake[gi].is_none_or(|w| w > n || w <= t) {
-                    self.g_wake[gi] = Some(n);
-                    self.push(n, Ev::GroupWake(gi));
-                }
-            }
+        if self.g_counts[gi].running < concurrency
+            && min_next != i64::MAX
+            && min_next > t
+            && self.g_wake[gi].is_none_or(|w| w > min_next || w <= t)
+        {
+            self.g_wake[gi] = Some(min_next);
+            self.push(min_next, Ev::GroupWake(gi));
         }
+        self.g_cands[gi] = cands;
     }
 
     /// Recomputes the current stage's groups, the stage, and the run; advances stages.

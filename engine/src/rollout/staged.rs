@@ -537,6 +537,16 @@ struct Exec<'a> {
     seq: u64,
     timeline: Vec<KfChange>,
     cluster_index: BTreeMap<&'a str, (usize, usize)>,
+    /// Per stage: next cluster to start (clusters start strictly in order).
+    next_idx: Vec<usize>,
+    /// Per stage: clusters in flight.
+    inflight: Vec<usize>,
+    /// Per stage: clusters succeeded.
+    done: Vec<usize>,
+    /// Per stage: latest success.
+    last_done: Vec<Option<i64>>,
+    /// In-flight clusters of every stage by start time (stuck detection).
+    inflight_set: BTreeSet<(i64, usize, usize)>,
 }
 
 /// Executes a staged run (R-KF-30 … R-KF-39).
@@ -590,6 +600,11 @@ pub fn execute(stages: &[ExecStage], p: &ExecParams<'_>) -> KfResult {
         seq: 0,
         timeline: Vec::new(),
         cluster_index,
+        next_idx: vec![0; n],
+        inflight: vec![0; n],
+        done: vec![0; n],
+        last_done: vec![None; n],
+        inflight_set: BTreeSet::new(),
     };
     for e in p.events {
         if let KfEvent::Approve(t, name) = e {
@@ -633,7 +648,27 @@ impl<'a> Exec<'a> {
     }
 
     fn set_cluster(&mut self, s: usize, c: usize, st: State, t: i64) {
-        if self.c_state[s][c] != st {
+        let old = self.c_state[s][c];
+        if old != st {
+            if old == State::Running {
+                self.inflight[s] = self.inflight[s].saturating_sub(1);
+                if let Some(start) = self.c_start[s][c] {
+                    self.inflight_set.remove(&(start, s, c));
+                }
+            }
+            match st {
+                State::Running => {
+                    self.inflight[s] += 1;
+                    if let Some(start) = self.c_start[s][c] {
+                        self.inflight_set.insert((start, s, c));
+                    }
+                }
+                State::Completed => {
+                    self.done[s] += 1;
+                    self.last_done[s] = Some(self.last_done[s].map_or(t, |x| x.max(t)));
+                }
+                _ => {}
+            }
             self.c_state[s][c] = st;
             self.timeline.push(KfChange {
                 at: t,
@@ -839,13 +874,10 @@ impl<'a> Exec<'a> {
         if self.failed || self.stopping {
             return;
         }
-        let s = self.current;
-        let stuck = self.c_state.get(s).is_some_and(|v| {
-            v.iter().enumerate().any(|(c, st)| {
-                *st == State::Running
-                    && self.c_start[s][c].is_some_and(|st0| t - st0 >= self.p.stuck_threshold)
-            })
-        });
+        let stuck = self
+            .inflight_set
+            .first()
+            .is_some_and(|(start, _, _)| t - start >= self.p.stuck_threshold);
         if stuck {
             self.set_run(State::Stuck, "UpdateRunStuck", t);
         } else if self.run.0 == State::Stuck {
@@ -917,10 +949,9 @@ impl<'a> Exec<'a> {
             };
             let mut in_flight = self.in_flight(s);
             let mut started_any = false;
-            for c in 0..n {
-                if in_flight >= cap {
-                    break;
-                }
+            while self.next_idx[s] < n && in_flight < cap {
+                let c = self.next_idx[s];
+                self.next_idx[s] += 1;
                 if self.c_state[s][c] == State::NotStarted {
                     self.c_start[s][c] = Some(t);
                     self.set_cluster(s, c, State::Running, t);
@@ -936,7 +967,7 @@ impl<'a> Exec<'a> {
                     self.push(t + self.p.stuck_threshold, KEv::StuckCheck(s, c));
                 }
             }
-            let all_done = self.c_state[s].iter().all(|x| *x == State::Completed);
+            let all_done = self.done[s] == n;
             if !all_done {
                 if started_any || self.s_state[s].0 != State::Running {
                     self.set_stage(s, State::Running, "StageUpdatingStarted", t);
@@ -948,7 +979,7 @@ impl<'a> Exec<'a> {
                 return;
             }
             // After-stage tasks run in parallel (R-KF-37).
-            let last_done = self.c_end[s].iter().flatten().copied().max().unwrap_or(t);
+            let last_done = self.last_done[s].unwrap_or(t);
             let mut waiting = false;
             if let Some(w) = st.after_wait {
                 if self.waits[s][1].0 != State::Completed {
