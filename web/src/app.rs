@@ -229,7 +229,9 @@ impl App {
     /// state to localStorage on every keystroke would cost the typist).
     fn refresh_typing(&mut self, ctx: &Context<Self>) {
         let started = now_ms();
+        mark("fleet:evaluate-start");
         self.shown = self.compute();
+        mark("fleet:evaluate-end");
         self.seq += 1;
         self.dirty_markers = true;
         let link = ctx.link().clone();

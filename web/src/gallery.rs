@@ -78,6 +78,11 @@ pub const EXAMPLES: &[Example] = &[
     ),
     example!("budget-ramp-up", "Budgets: ramp-up", View::Disruption),
     example!(
+        "budget-candidates",
+        "Budgets: candidates and blocked nodes",
+        View::Disruption
+    ),
+    example!(
         "azure-update-run",
         "Azure update run: 2 stages x 2 groups",
         View::Rollout

@@ -56,11 +56,14 @@ pub fn compact(v: &Value) -> String {
             let head = o
                 .get("type")
                 .or_else(|| o.get("reason"))
+                .or_else(|| o.get("kind"))
                 .and_then(Value::as_str)
                 .unwrap_or("");
             let rest: Vec<String> = o
                 .iter()
-                .filter(|(k, _)| *k != "type" && (head.is_empty() || *k != "reason"))
+                .filter(|(k, _)| {
+                    *k != "type" && (head.is_empty() || (*k != "reason" && *k != "kind"))
+                })
                 .map(|(k, v)| format!("{k}: {}", compact(v)))
                 .collect();
             match (head.is_empty(), rest.is_empty()) {

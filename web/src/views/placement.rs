@@ -10,7 +10,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 /// Rows shown before "show all" (keeps typing smooth on very large fleets).
-const FIRST_ROWS: usize = 100;
+const FIRST_ROWS: usize = 50;
 
 /// Key labels and properties per cluster (the ones the policy mentions).
 pub type Facts = BTreeMap<String, Vec<(String, String)>>;
