@@ -118,6 +118,8 @@ pub struct App {
     /// The editors' texts, read (see [`evaluation::Parsed`]).
     parsed: std::cell::RefCell<evaluation::Parsed>,
     save_timer: Option<Timeout>,
+    /// The markers each editor has (fleet, policy).
+    sent_markers: (Option<Vec<Marker>>, Option<Vec<Marker>>),
 }
 
 fn perf() -> Option<web_sys::Performance> {
@@ -241,7 +243,9 @@ impl App {
         self.last_cost_ms = now_ms() - started;
     }
 
-    fn push_markers(&self) {
+    /// Sends each editor its markers, skipping an editor whose markers did not change (typing
+    /// in the policy editor leaves a large fleet's markers alone).
+    fn push_markers(&mut self) {
         let of = |src: &str| -> Vec<Marker> {
             let e = self.shown.errors.iter().map(|d| (d, "error"));
             let w = self.shown.warnings.iter().map(|d| (d, "warning"));
@@ -255,16 +259,25 @@ impl App {
                 })
                 .collect()
         };
+        let (fleet, policy) = (of(FLEET), of(POLICY));
         if let Some(e) = &self.fleet_editor {
-            e.set_markers(&of(FLEET));
+            if self.sent_markers.0.as_ref() != Some(&fleet) {
+                e.set_markers(&fleet);
+                self.sent_markers.0 = Some(fleet);
+            }
         }
         if let Some(e) = &self.policy_editor {
-            e.set_markers(&of(POLICY));
+            if self.sent_markers.1.as_ref() != Some(&policy) {
+                e.set_markers(&policy);
+                self.sent_markers.1 = Some(policy);
+            }
         }
     }
 
     fn load_state(&mut self, state: State) {
         self.state = state;
+        // New texts: the editors' old markers no longer apply.
+        self.sent_markers = (None, None);
         self.selected = None;
         if let Some(e) = &self.fleet_editor {
             e.set_text(&self.state.fleet);
@@ -334,6 +347,7 @@ impl Component for App {
             fleet_facts: Default::default(),
             parsed: Default::default(),
             save_timer: None,
+            sent_markers: (None, None),
         };
         app.refresh();
         app

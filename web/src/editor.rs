@@ -32,7 +32,7 @@ extern "C" {
 }
 
 /// A marker for the editor's lint layer.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Marker {
     /// 1-based line.
     pub line: u32,

@@ -16,10 +16,19 @@ pub struct ProblemsProps {
     pub on_jump: Callback<(String, u32, u32)>,
 }
 
+/// Problems listed before "show all" (a large fleet can have a warning per cluster).
+const FIRST_PROBLEMS: usize = 50;
+
 /// The problem list.
 #[function_component(Problems)]
 pub fn problems(props: &ProblemsProps) -> Html {
     let (ne, nw) = (props.errors.len(), props.warnings.len());
+    let show_all = use_state(|| false);
+    let limit = if *show_all {
+        usize::MAX
+    } else {
+        FIRST_PROBLEMS
+    };
     let row = |d: &Diagnostic, class: &'static str| {
         let location = format!("{}:{}:{}", d.source, d.line, d.column);
         let what = match (&d.kind, &d.name) {
@@ -58,9 +67,14 @@ pub fn problems(props: &ProblemsProps) -> Html {
             </h2>
             if ne + nw > 0 {
                 <ul>
-                    { for props.errors.iter().map(|d| row(d, "error")) }
-                    { for props.warnings.iter().map(|d| row(d, "warning")) }
+                    { for props.errors.iter().map(|d| row(d, "error"))
+                        .chain(props.warnings.iter().map(|d| row(d, "warning"))).take(limit) }
                 </ul>
+                if ne + nw > limit {
+                    <button type="button" class="show-all" onclick={ let s = show_all.clone(); Callback::from(move |_| s.set(true)) }>
+                        { format!("Show all {} problems", ne + nw) }
+                    </button>
+                }
             }
         </section>
     }
