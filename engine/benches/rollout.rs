@@ -121,5 +121,111 @@ fn bench(c: &mut Criterion) {
     );
 }
 
-criterion_group!(benches, bench);
+/// The engine without YAML decoding: window expansion, ordering and the virtual clock.
+fn bench_core(c: &mut Criterion) {
+    use fleet_policy::model::rollout::{MaintenanceWindow, Schedule, WeeklySchedule};
+    use fleet_policy::rollout::maintenance;
+    use fleet_policy::rollout::options::AzureOptions;
+    use fleet_policy::rollout::simulate::{simulate, SimGroup, SimMember, SimPlan, SimStage};
+    use fleet_policy::rollout::staged::{execute, ExecParams, ExecStage};
+    let at = match chrono::DateTime::parse_from_rfc3339("2025-06-02T00:00:00Z") {
+        Ok(t) => t.to_utc(),
+        Err(e) => panic!("{e}"),
+    };
+    let start = at.timestamp();
+    let horizon = start + 366 * 86_400;
+    c.bench_function(
+        "azure 5000 members: expand windows + order + simulate (no YAML decoding)",
+        |b| {
+            b.iter(|| {
+                let mut plan = SimPlan::default();
+                for day in DAYS {
+                    for h in 0..24 {
+                        let w = MaintenanceWindow {
+                            schedule: Schedule {
+                                weekly: Some(WeeklySchedule {
+                                    interval_weeks: 1,
+                                    day_of_week: day.into(),
+                                }),
+                                ..Schedule::default()
+                            },
+                            duration_hours: 8,
+                            start_time: format!("{h:02}:00"),
+                            ..MaintenanceWindow::default()
+                        };
+                        let list = match maintenance::compile(&w) {
+                            Ok(cw) => maintenance::normalise(cw.expand(
+                                at,
+                                at + chrono::Duration::days(366),
+                                at.date_naive(),
+                            )),
+                            Err(e) => panic!("{e:?}"),
+                        };
+                        plan.windows.push(list);
+                    }
+                }
+                let mut groups: Vec<Vec<usize>> = vec![Vec::new(); 30];
+                for i in 0..5000usize {
+                    groups[(i % 3) * 10 + (i / 3) % 10].push(plan.members.len());
+                    plan.members.push(SimMember {
+                        name: format!("aks-{i:04}"),
+                        windows: Some((i % 7) * 24 + (i * 5) % 24),
+                        duration: 3600,
+                        skip: None,
+                        reject: None,
+                    });
+                }
+                for s in 0..3 {
+                    plan.stages.push(SimStage {
+                        name: format!("stage{s}"),
+                        wait_seconds: 3600,
+                        groups: (0..10)
+                            .map(|g| SimGroup {
+                                name: format!("g{s}-{g}"),
+                                concurrency: 4,
+                                members: groups[s * 10 + g].clone(),
+                            })
+                            .collect(),
+                    });
+                }
+                simulate(&plan, start, &[], &AzureOptions::default(), horizon)
+            })
+        },
+    );
+    let stages: Vec<ExecStage> = (0..5)
+        .map(|s| ExecStage {
+            name: format!("ring{s}"),
+            clusters: (0..1000)
+                .map(|i| format!("member-{:04}", i * 5 + s))
+                .collect(),
+            concurrency: 100,
+            before_approval: true,
+            after_wait: Some(3600),
+            after_approval: false,
+            deletion: false,
+        })
+        .collect();
+    let dur = |_: &str| 120i64;
+    c.bench_function(
+        "staged 5000 clusters 5 stages: execute (no YAML decoding)",
+        |b| {
+            b.iter(|| {
+                execute(
+                    &stages,
+                    &ExecParams {
+                        run_name: "run",
+                        start,
+                        duration: &dur,
+                        events: &[],
+                        approve_all: true,
+                        stuck_threshold: 300,
+                        horizon_end: horizon,
+                    },
+                )
+            })
+        },
+    );
+}
+
+criterion_group!(benches, bench, bench_core);
 criterion_main!(benches);

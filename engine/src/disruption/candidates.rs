@@ -775,6 +775,19 @@ pub fn evaluate(
     let mut methods = Vec::new();
     for m in Method::order(v) {
         let reason = m.reason();
+        if m == Method::StaticDrift && !ctx.is_static {
+            // Listing every node as "not static" would only repeat the pool's own setting.
+            methods.push(MethodCandidates {
+                method: m,
+                reason,
+                class: m.class(),
+                allowed: allowed.get(reason),
+                candidates: Vec::new(),
+                excluded: Vec::new(),
+                approximation: Some("applies to static NodePools (spec.replicas) only".to_string()),
+            });
+            continue;
+        }
         let mut cands: Vec<(usize, &NodeFacts)> = Vec::new();
         let mut excluded = Vec::new();
         for (i, (f, n)) in facts.iter().zip(nodes).enumerate() {

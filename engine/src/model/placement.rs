@@ -281,6 +281,11 @@ pub struct ClusterSelectorTerm {
     /// Property sorter (preferred terms only).
     #[serde(default)]
     pub property_sorter: Option<PropertySorter>,
+    /// `metricSorter`, the misspelling in the property-based scheduling how-to. Not an API
+    /// field: validation rejects it and the scheduler never sees it (as if pruned), so the
+    /// term then gives its full weight (placement.md §1.2, §10.1).
+    #[serde(default)]
+    pub metric_sorter: Option<serde_json::Value>,
 }
 
 /// `propertySelector`.

@@ -154,10 +154,11 @@ impl RequiredAffinity {
         self.terms.is_empty()
     }
 
-    /// Fast check: does some term match? Errors abort the cycle.
+    /// Does some term match? Errors abort the cycle. Allocation-free: explanations are
+    /// built by [`RequiredAffinity::explain`] only for clusters that fail.
     pub fn passes(&self, cluster: &FleetCluster) -> Result<bool, CycleError> {
         for term in &self.terms {
-            if term_matches(term, cluster)?.is_none() {
+            if term_passes(term, cluster)? {
                 return Ok(true);
             }
         }
@@ -175,6 +176,40 @@ impl RequiredAffinity {
             })
             .collect()
     }
+}
+
+/// `clusterRequirement.Matches` without building an explanation.
+fn term_passes(term: &RequiredTerm, cluster: &FleetCluster) -> Result<bool, CycleError> {
+    if let Some(sel) = &term.label {
+        if !sel.matches(cluster)? {
+            return Ok(false);
+        }
+    }
+    for e in &term.expressions {
+        let Some(observed) = e.property.lookup(cluster)? else {
+            return Ok(false);
+        };
+        let expected = match &e.expected {
+            None => {
+                return Err(CycleError::TooManyValues {
+                    count: e.value_count,
+                })
+            }
+            Some(Err(m)) => {
+                return Err(CycleError::ExpectedValueNotAQuantity { message: m.clone() })
+            }
+            Some(Ok(q)) => q,
+        };
+        let Some(op) = e.operator else {
+            return Err(CycleError::InvalidPropertyOperator {
+                operator: e.operator_text.clone(),
+            });
+        };
+        if !op.holds(observed.cmp_exact(expected)) {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 /// `clusterRequirement.Matches`: `Ok(None)` on match, else the first failed part.

@@ -15,6 +15,9 @@ use std::cmp::Ordering;
 /// At most this many unselected decisions are written (`maxUnselectedClusterDecisionCount`).
 const MAX_UNSELECTED_DECISIONS: usize = 20;
 
+/// Not-picked clusters that carry a score breakdown (best first).
+pub const MAX_NOT_PICKED_BREAKDOWNS: usize = 100;
+
 /// `PickAll`, `PickN` or `PickFixed`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum PlacementType {
@@ -89,6 +92,13 @@ enum Static {
     Affinity,
     Ineligible,
     Taint(usize),
+}
+
+/// Why a cluster was filtered in a cycle (explained only for the final one).
+#[derive(Debug, Clone, Copy)]
+enum Rejected {
+    Static(Static),
+    Spread(usize),
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -311,11 +321,14 @@ fn pick_all(
             *c = true;
         }
     }
-    let mut created = Vec::new();
+    let mut created = Vec::with_capacity(fleet.len());
     let mut patched = Vec::new();
     let mut repicked = vec![false; fleet.len()];
+    r.picked.reserve(fleet.len());
     for (i, s) in statics.iter().enumerate() {
-        if current.get(i).copied().unwrap_or(false) {
+        let is_current = current.get(i).copied().unwrap_or(false);
+        if is_current && *s == Static::Pass {
+            // SamePlacementAntiAffinity: silently dropped.
             continue;
         }
         if *s == Static::Pass {
@@ -600,37 +613,24 @@ fn pick_n(
         } else {
             None
         };
-        let mut filtered: Vec<Filtered> = Vec::new();
-        let mut candidates: Vec<Scored> = Vec::new();
+        // Filtered clusters are recorded cheaply and only explained for the final cycle.
+        let mut rejected: Vec<(usize, Rejected)> = Vec::new();
+        let mut candidates: Vec<Scored> = Vec::with_capacity(fleet.len());
         for (i, s) in statics.iter().enumerate() {
-            if current.get(i).copied().unwrap_or(false) {
-                // SamePlacementAntiAffinity (or an earlier filter): not reported.
+            let is_current = current.get(i).copied().unwrap_or(false);
+            if is_current && *s == Static::Pass {
+                // SamePlacementAntiAffinity: silently dropped, neither scored nor reported.
                 continue;
             }
             if *s != Static::Pass {
-                if let Some(f) = filtered_entry(fleet, policy, i, *s) {
-                    filtered.push(f);
-                }
+                // A selected cluster that now fails an earlier filter is reported as filtered
+                // by that filter (its decision is skipped: it stays selected, §7.4).
+                rejected.push((i, Rejected::Static(*s)));
                 continue;
             }
             let topology = match ev.as_ref().map(|ev| policy.spread.outcome(ev, i)) {
                 Some(spread::Outcome::Violated(pos)) => {
-                    if let (Some(c), Some(ev)) = (policy.spread.at(pos), ev.as_ref()) {
-                        let (domain, domain_count, (smallest, largest)) =
-                            policy.spread.domain(ev, pos, i);
-                        filtered.push(make_filtered(
-                            name(fleet, i),
-                            FilterReason::TopologySpreadViolated {
-                                constraint: c.index,
-                                topology_key: c.topology_key.clone(),
-                                max_skew: c.max_skew,
-                                domain,
-                                domain_count,
-                                smallest,
-                                largest,
-                            },
-                        ));
-                    }
+                    rejected.push((i, Rejected::Spread(pos)));
                     continue;
                 }
                 Some(spread::Outcome::Score(t)) => t,
@@ -742,16 +742,47 @@ fn pick_n(
         if has_spread {
             rest.sort_by(|a, b| rank(fleet, a, b));
         }
+        // Breakdowns for the best not-picked clusters only (those the decisions list): a
+        // 10k-cluster fleet would otherwise spend most of its time on explanations nobody
+        // reads; `MAX_NOT_PICKED_BREAKDOWNS` bounds it.
         r.not_picked = rest
             .iter()
-            .map(|s| Picked {
+            .enumerate()
+            .map(|(pos, s)| Picked {
                 cluster: name(fleet, s.cluster),
                 affinity_score: s.affinity,
                 topology_spread_score: s.topology,
-                score_breakdown: breakdown(fleet, policy, ex, ev.as_ref(), s),
+                score_breakdown: if pos < MAX_NOT_PICKED_BREAKDOWNS {
+                    breakdown(fleet, policy, ex, ev.as_ref(), s)
+                } else {
+                    None
+                },
             })
             .collect();
-        r.filtered = filtered;
+        r.filtered = rejected
+            .iter()
+            .filter_map(|&(i, why)| match why {
+                Rejected::Static(st) => filtered_entry(fleet, policy, i, st),
+                Rejected::Spread(pos) => {
+                    let c = policy.spread.at(pos)?;
+                    let ev = ev.as_ref()?;
+                    let (domain, domain_count, (smallest, largest)) =
+                        policy.spread.domain(ev, pos, i);
+                    Some(make_filtered(
+                        name(fleet, i),
+                        FilterReason::TopologySpreadViolated {
+                            constraint: c.index,
+                            topology_key: c.topology_key.clone(),
+                            max_skew: c.max_skew,
+                            domain,
+                            domain_count,
+                            smallest,
+                            largest,
+                        },
+                    ))
+                }
+            })
+            .collect();
         r.kept = scheduled
             .iter()
             .chain(&bound)

@@ -282,6 +282,12 @@ pub fn validate(policy: Option<&PlacementPolicy>, base: &FieldPath) -> Vec<Findi
 }
 
 fn validate_term(out: &mut Out, t: &ClusterSelectorTerm, path: &FieldPath, required: bool) {
+    if t.metric_sorter.is_some() {
+        out.error(
+            path.key("metricSorter"),
+            "unknown field \"metricSorter\" (the API field is \"propertySorter\"); a server that prunes it instead would give this term its full weight",
+        );
+    }
     if let Some(ls) = &t.label_selector {
         if let Err(e) = ls.compile() {
             out.error(

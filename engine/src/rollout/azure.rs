@@ -1011,8 +1011,13 @@ fn assemble(
                 .iter()
                 .map(|&m| plan.members[m].name.clone())
                 .collect();
-            let mut shown = order.clone();
-            shown.sort_by_key(|&m| (start_pos[m], order.iter().position(|x| *x == m)));
+            let mut shown: Vec<(usize, usize, usize)> = order
+                .iter()
+                .enumerate()
+                .map(|(pos, &m)| (start_pos[m], pos, m))
+                .collect();
+            shown.sort_unstable();
+            let shown: Vec<usize> = shown.into_iter().map(|(_, _, m)| m).collect();
             let members = shown
                 .iter()
                 .map(|&m| {

@@ -200,3 +200,44 @@ fn bad_input_is_an_error_with_a_position_not_a_panic() {
         "kubernetesVersion is required when upgrade.type is Full"
     );
 }
+
+/// Profiling aid: a large Azure fleet (run with `--ignored`).
+#[test]
+#[ignore]
+fn large_azure_fleet_profile() {
+    const DAYS: [&str; 7] = [
+        "Monday",
+        "Tuesday",
+        "Wednesday",
+        "Thursday",
+        "Friday",
+        "Saturday",
+        "Sunday",
+    ];
+    let mut y = String::new();
+    for i in 0..5000 {
+        y.push_str(&format!(
+            "apiVersion: azure.fleet-policy.dev/v1\nkind: FleetMember\nmetadata: {{name: aks-{i:04}}}\nproperties: {{group: g{}-{}}}\ncluster:\n  kubernetesVersion: \"1.29.{}\"\n  maintenanceConfigurations:\n  - name: aksManagedAutoUpgradeSchedule\n    properties:\n      maintenanceWindow:\n        schedule: {{weekly: {{intervalWeeks: 1, dayOfWeek: {}}}}}\n        durationHours: 8\n        startTime: \"{:02}:00\"\n---\n",
+            i % 3, (i / 3) % 10, i % 9, DAYS[i % 7], (i * 5) % 24
+        ));
+    }
+    y.push_str("apiVersion: azure.fleet-policy.dev/v1\nkind: UpdateRun\nmetadata: {name: big}\nproperties:\n  managedClusterUpdate:\n    upgrade: {type: Full, kubernetesVersion: \"1.30.5\"}\n  strategy:\n    stages:\n");
+    for s in 0..3 {
+        y.push_str(&format!(
+            "    - name: stage{s}\n      afterStageWaitInSeconds: 3600\n      groups:\n"
+        ));
+        for g in 0..10 {
+            y.push_str(&format!(
+                "      - name: g{s}-{g}\n        maxConcurrency: 4\n"
+            ));
+        }
+    }
+    let input = Input::parse(&[Source::new("a.yaml", y)]);
+    let opts: RolloutOptions =
+        serde_json::from_value(serde_json::json!({"at": "2025-06-02T00:00:00Z"}))
+            .unwrap_or_else(|e| panic!("{e}"));
+    for _ in 0..3 {
+        let r = rollout(&input, &opts);
+        assert!(r.errors.is_empty());
+    }
+}
