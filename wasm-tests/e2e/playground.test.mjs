@@ -243,6 +243,22 @@ test('compare shows what changed since the pinned result', async () => {
   await page.close();
 });
 
+test('export: the result as JSON and the inputs as one YAML file with the replay command', async () => {
+  const page = await open();
+  await loadExample(page, 'sorter-cpu-cost');
+  const [json] = await Promise.all([page.waitForEvent('download'), page.click('#export-json')]);
+  assert.equal(json.suggestedFilename(), 'fleet-policy-result.json');
+  const result = JSON.parse(readFileSync(await json.path(), 'utf8'));
+  assert.match(result.engineVersion, /^[0-9]+\.[0-9]+\.[0-9]+/);
+  assert.deepEqual(result.report.placements[0].picked.map((p) => [p.cluster, p.affinityScore]), [['jumpingcat', 100], ['smartfish', 89]]);
+  const [yaml] = await Promise.all([page.waitForEvent('download'), page.click('#export-yaml')]);
+  const text = readFileSync(await yaml.path(), 'utf8');
+  assert.match(text, /^# Replay: fleet-policy evaluate --at \S+ THIS_FILE --format json$/m);
+  assert.match(text, /kubernetes.azure.com\/per-cpu-core-cost/);
+  assert.match(text, /^---\n# == policy ==\napiVersion: placement/m);
+  await page.close();
+});
+
 // ---------------------------------------------------------------------------------------------
 // Share links, persistence, version notice.
 
