@@ -76,6 +76,12 @@ pub fn evaluate(sources: &[Source], options: &EvaluateOptions) -> EvaluateReport
     report::evaluate(&Input::parse(sources), options)
 }
 
+/// [`evaluate`] on input already read, so a caller can re-read only the source that changed
+/// (the playground does, per editor).
+pub fn evaluate_input(input: &Input, options: &EvaluateOptions) -> EvaluateReport {
+    report::evaluate(input, options)
+}
+
 /// Checks the sources without evaluating: YAML, kinds, fields, and each engine's validation.
 pub fn validate(sources: &[Source], options: &EvaluateOptions) -> ValidateReport {
     let r = evaluate(sources, options);

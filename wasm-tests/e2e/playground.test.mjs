@@ -1,65 +1,467 @@
-// End-to-end: the built playground in Chromium — the default example's table, live
-// re-evaluation after replacing the YAML, and the error panel for broken YAML.
+// End-to-end: the built playground (dist/) in the machine's Chromium. Opens every gallery
+// example and asserts the key numbers on screen; checks the error marker for broken YAML,
+// the problem list jump, a share link round trip (and the version notice), the rollout
+// what-if re-run, compare, dark mode and the 390 px layout; saves screenshots; and prints
+// Performance API measurements (first render, keystroke-to-result p95 on 1,000 clusters)
+// and the page's gzipped transfer.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { start, SCREENSHOTS } from './browser.mjs';
+import { readFileSync } from 'node:fs';
+import { gzipSync, deflateRawSync } from 'node:zlib';
+import { start, SCREENSHOTS, ROOT } from './browser.mjs';
 
 let env;
 before(async () => { env = await start(); });
 after(async () => { await env?.close(); });
 
-async function rows(page) {
-  return page.$$eval('table.clusters tbody tr', (trs) => trs.map((tr) =>
-    [...tr.querySelectorAll('td')].slice(0, 2).map((td) => td.textContent.trim()).join(' ')));
+const shot = (page, name) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: false });
+
+/** Opens the playground with a clean local state and waits for the first result. */
+async function open(hash = '', { viewport } = {}) {
+  const page = await env.context.newPage();
+  if (viewport) await page.setViewportSize(viewport);
+  await page.goto(env.base + '/');
+  await page.evaluate(() => localStorage.clear());
+  await page.goto(env.base + '/?' + Math.random() + hash);
+  await page.waitForSelector('.app[data-eval-seq] .cm-editor');
+  return page;
 }
 
-const EDITOR = '#policy-editor';
+const seq = (page) => page.$eval('.app', (el) => Number(el.dataset.evalSeq));
 
-test('default example shows picked clusters first, then filtered ones with reasons', async () => {
-  const page = await env.context.newPage();
-  await page.goto(env.base + '/');
-  await page.waitForSelector('table.clusters tbody tr');
-  assert.deepEqual(await rows(page), [
-    'aks-eastus-prod picked', 'aks-westeurope-prod picked',
-    'aks-eastus-dev filtered', 'aks-westus-prod filtered',
-  ]);
-  const reason = await page.textContent('table.clusters tbody tr.filtered td:nth-child(3)');
-  assert.equal(reason.trim(), 'ClusterUnschedulable, cluster does not match with any of the required cluster affinity terms');
-  assert.match(await page.textContent('.condition'), /found 2 cluster\(s\)/);
-  await page.screenshot({ path: join(SCREENSHOTS, 'placement-default.png'), fullPage: true });
+/** Runs `action` and waits until the app shows a newer evaluation. */
+async function afterEval(page, action) {
+  const before = await seq(page);
+  await action();
+  await page.waitForFunction((b) => Number(document.querySelector('.app').dataset.evalSeq) > b, before);
+}
+
+async function loadExample(page, id) {
+  await afterEval(page, () => page.selectOption('#example-select', id));
+}
+
+const texts = (page, sel) => page.$$eval(sel, (els) => els.map((e) => e.textContent.trim()));
+
+/** Rows of the first placement table: [rank, cluster, result, affinity, spread]. */
+async function placementRows(page) {
+  return page.$$eval('table.clusters tbody tr', (trs) => trs.map((tr) =>
+    [...tr.children].slice(0, 5).map((c) => (c.firstChild?.textContent ?? '').trim())));
+}
+
+const allowedNow = (page) => page.$$eval('table.allowed tbody tr', (trs) => Object.fromEntries(trs.map((tr) =>
+  [tr.dataset.reason, tr.querySelector('.allowed-now').textContent.trim()])));
+
+// ---------------------------------------------------------------------------------------------
+// The gallery: every example, with the numbers the docs give.
+
+const GALLERY = {
+  'pickall-label-property': async (page) => {
+    const rows = await placementRows(page);
+    assert.deepEqual(rows.map((r) => `${r[1]} ${r[2]}`), [
+      'aks-eastus-prod picked', 'aks-westeurope-prod picked',
+      'aks-eastus-dev filtered', 'aks-northeurope-prod filtered', 'aks-westus-prod filtered',
+    ]);
+    assert.match(await page.textContent('.condition'), /found 2 cluster\(s\)/);
+    const reasons = await texts(page, 'tr.filtered .mismatches li');
+    assert.ok(reasons.some((r) => /observed\s+ring=canary/.test(r)), reasons.join(' | '));
+    assert.ok(reasons.some((r) => /node-count Ge 3.*observed\s+2/.test(r)), reasons.join(' | '));
+  },
+  pickfixed: async (page) => {
+    const rows = await placementRows(page);
+    assert.deepEqual(rows.filter((r) => r[2] === 'picked').map((r) => r[1]), ['member-c', 'member-a']);
+    assert.match(await page.textContent('.placement h2'), /PickFixed/);
+    // member-z is not in the fleet: the policy is not fulfilled.
+    assert.match(await page.textContent('.condition'), /Scheduled=False.*found 2 cluster\(s\) instead/s);
+  },
+  'pickn-preferred-labels': async (page) => {
+    const rows = await placementRows(page);
+    assert.deepEqual(rows.map((r) => `${r[1]} ${r[2]} ${r[3]}`), [
+      'prod-eastus picked 60', 'prod-westus picked 40', 'dev-eastus not picked 20', 'dev-westus not picked 0',
+    ]);
+  },
+  'sorter-available-cpu': async (page) => {
+    const rows = await placementRows(page);
+    assert.deepEqual(rows.map((r) => `${r[1]} ${r[2]} ${r[3]}`), [
+      'bravelion picked 20', 'smartfish picked 2', 'jumpingcat not picked 0',
+    ]);
+    // The docs' percentages: 100 %, 11 %, 0 % of weight 20.
+    const bars = await texts(page, 'table.clusters .bar-label');
+    assert.deepEqual(bars, ['term 0: 20 of weight 20 (100%)', 'term 0: 2 of weight 20 (11%)', 'term 0: 0 of weight 20 (0%)']);
+  },
+  'sorter-cpu-cost': async (page) => {
+    const rows = await placementRows(page);
+    assert.deepEqual(rows.map((r) => `${r[1]} ${r[3]}`), ['jumpingcat 100', 'smartfish 89', 'bravelion 0']);
+  },
+  'topology-spread': async (page) => {
+    const rows = await placementRows(page);
+    const picked = rows.filter((r) => r[2] === 'picked').map((r) => r[1]);
+    assert.equal(picked.length, 3);
+    assert.equal(new Set(picked.map((c) => c.split('-')[0])).size, 3, `one per region: ${picked}`);
+    assert.match(await page.textContent('.placement .summary'), /3 scheduling cycles/);
+  },
+  'taints-tolerations': async (page) => {
+    const rows = await placementRows(page);
+    assert.deepEqual(rows.map((r) => `${r[1]} ${r[2]}`), ['general-1 picked', 'gpu-1 picked', 'restricted-1 filtered']);
+    assert.match(await page.textContent('tr.filtered .observed'), /dedicated=finance:NoSchedule not tolerated/);
+  },
+  'budget-daily-freeze': async (page) => {
+    assert.deepEqual(await allowedNow(page), { Drifted: '4', Empty: '4', Underutilized: '4' });
+    assert.match(await page.textContent('table.allowed tr[data-reason="Empty"] .binding'), /budget 0 \(20%\)/);
+    assert.equal(await page.locator('svg.steps .window rect').count(), 7, 'seven daily 10-minute windows in 7 days');
+  },
+  'budget-business-hours': async (page) => {
+    assert.deepEqual(await allowedNow(page), { Drifted: '0', Empty: '0', Underutilized: '0' });
+    assert.match(await page.textContent('table.allowed tr[data-reason="Drifted"] .binding'), /budget 0 \(0\)/);
+    assert.ok(await page.locator('svg.steps .window rect').count() >= 4);
+  },
+  'budget-weekend-only': async (page) => {
+    assert.deepEqual(await allowedNow(page), { Drifted: '0', Empty: '0', Underutilized: '0' });
+    assert.match(await page.textContent('table.allowed tr[data-reason="Empty"] .binding'), /budget 1 \(0\)/);
+  },
+  'budget-ramp-up': async (page) => {
+    assert.deepEqual(await allowedNow(page), { Drifted: '1', Empty: '1', Underutilized: '1' });
+    assert.match(await page.textContent('svg.steps'), /∞/);
+  },
+  'budget-candidates': async (page) => {
+    assert.deepEqual(await allowedNow(page), { Drifted: '1', Empty: '1', Underutilized: '1' });
+    const drift = page.locator('table.candidate-table', { has: page.locator('caption', { hasText: /^Drift / }) });
+    const rows = await drift.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent.trim()).slice(0, 4).join(' | ')));
+    assert.deepEqual(rows, [
+      '1 | node-b | yes | ', '2 | node-a | no | ',
+      '— | node-c | not a candidate | podDoNotDisrupt (pod: default/batch-job)',
+    ]);
+  },
+  'azure-update-run': async (page) => {
+    const stages = await texts(page, 'table.levels tr.level-stage th');
+    assert.deepEqual(stages, ['dev', 'prod']);
+    const groups = await texts(page, 'table.levels tr.level-group th');
+    assert.deepEqual(groups, ['dev-a', 'dev-b', 'prod-a', 'prod-b']);
+    assert.equal(await page.locator('table.levels tr.level-member').count(), 5);
+    assert.match(await page.textContent('.rollout h2'), /Completed/);
+    assert.ok(await page.locator('svg.gantt rect.wait').count() >= 1, 'the after-stage wait is drawn');
+    // prod-westus-1 waits for its maintenance window (10:30 UTC) while prod-a starts at 10:00.
+    assert.ok(await page.locator('svg.gantt rect.window').count() >= 1, 'the maintenance window is drawn');
+    assert.match(await page.textContent('tr[data-member="prod-westus-1"]'), /03-02 10:30/);
+    assert.match(await page.textContent('tr[data-member="prod-eastus-1"]'), /03-02 10:00/);
+  },
+  'kubefleet-staged-run': async (page) => {
+    const stages = await texts(page, 'table.levels tr.level-stage th');
+    assert.deepEqual(stages, ['staging', 'canary', 'production', 'kubernetes-fleet.io/deleteStage']);
+    assert.match(await page.textContent('.rollout h2'), /Waiting/, 'the run waits for the canary approval');
+    const members = await texts(page, 'table.levels tr.level-member th');
+    assert.deepEqual(members, ['staging-1', 'canary-1', 'prod-2', 'prod-1']);
+    assert.ok(await page.locator('svg.gantt rect.approval').count() >= 1, 'the approval gate is drawn');
+  },
+};
+
+test('every gallery example opens and shows its key numbers', async () => {
+  const page = await open();
+  const ids = await page.$$eval('#example-select option', (os) => os.map((o) => o.value).filter(Boolean));
+  assert.deepEqual(ids.sort(), Object.keys(GALLERY).sort(), 'every gallery example has assertions');
+  const failures = [];
+  for (const id of ids) {
+    await loadExample(page, id);
+    const description = (await page.textContent('#example-description')).trim();
+    assert.ok(description.length > 20, `${id} states what it demonstrates`);
+    const errors = await texts(page, '#diagnostics li.error .message');
+    try {
+      assert.deepEqual(errors, [], `${id} has no errors`);
+      await GALLERY[id](page);
+    } catch (e) {
+      failures.push(`${id}: ${e.message}`);
+    }
+    await shot(page, `example-${id}`);
+  }
   await page.close();
+  assert.deepEqual(failures, []);
 });
 
-test('replacing the YAML re-evaluates as the user types', async () => {
-  const page = await env.context.newPage();
-  await page.goto(env.base + '/');
-  await page.waitForSelector('table.clusters tbody tr');
-  const yaml = [
-    'apiVersion: cluster.kubernetes-fleet.io/v1', 'kind: MemberCluster',
-    'metadata: {name: blue, labels: {tier: gold}}', '---',
-    'apiVersion: cluster.kubernetes-fleet.io/v1beta1', 'kind: MemberCluster',
-    'metadata: {name: green, labels: {tier: silver}}', '---',
-    'apiVersion: placement.kubernetes-fleet.io/v1', 'kind: ClusterResourcePlacement',
-    'metadata: {name: gold-only}', 'spec:', '  policy:', '    placementType: PickAll',
-    '    affinity:', '      clusterAffinity:', '        requiredDuringSchedulingIgnoredDuringExecution:',
-    '          clusterSelectorTerms:', '          - labelSelector:', '              matchLabels: {tier: gold}', '',
-  ].join('\n');
-  await page.fill(EDITOR, yaml);
-  await page.waitForFunction(() => document.querySelector('.placement h2')?.textContent.includes('gold-only'));
-  assert.deepEqual(await rows(page), ['blue picked', 'green filtered']);
-  await page.close();
-});
+// ---------------------------------------------------------------------------------------------
+// Editors: markers, problem list, live evaluation.
 
-test('broken YAML shows the error panel with line:column', async () => {
-  const page = await env.context.newPage();
-  await page.goto(env.base + '/');
-  await page.waitForSelector('table.clusters tbody tr');
-  await page.fill(EDITOR, 'apiVersion: cluster.kubernetes-fleet.io/v1\nkind: MemberCluster\nmetadata: {name: [oops}\n');
-  await page.waitForSelector('#diagnostics li.error');
-  const loc = await page.textContent('#diagnostics li.error .location');
-  assert.equal(loc.trim(), '3:23');
+async function replaceEditor(page, which, text) {
+  await page.click(`#${which}-editor .cm-content`);
+  await page.keyboard.press('Control+A');
+  await afterEval(page, () => page.keyboard.insertText(text));
+}
+
+test('broken YAML gets an error marker at its line and a problem that jumps there', async () => {
+  const page = await open();
+  await replaceEditor(page, 'fleet', 'apiVersion: cluster.kubernetes-fleet.io/v1\nkind: MemberCluster\nmetadata: {name: [oops}\n');
+  await page.waitForSelector('#fleet-editor .cm-lint-marker-error');
+  await page.waitForSelector('#fleet-editor .cm-lintRange-error');
+  const loc = (await page.textContent('#diagnostics li.error .location')).trim();
+  assert.equal(loc, 'fleet:3:23');
   assert.match(await page.textContent('#diagnostics li.error .message'), /^invalid YAML: /);
-  await page.screenshot({ path: join(SCREENSHOTS, 'placement-error.png'), fullPage: true });
+  // The gutter marker sits on line 3.
+  const markerLine = await page.$eval('#fleet-editor .cm-lint-marker-error', (m) => {
+    const gutter = m.closest('.cm-gutterElement');
+    const lines = [...document.querySelectorAll('#fleet-editor .cm-lineNumbers .cm-gutterElement')];
+    const top = gutter.getBoundingClientRect().top;
+    return lines.find((l) => Math.abs(l.getBoundingClientRect().top - top) < 2)?.textContent;
+  });
+  assert.equal(markerLine, '3');
+  await page.click('#diagnostics li.error button');
+  const cursorLine = await page.$eval('#fleet-editor .cm-activeLineGutter', (g) => g.textContent);
+  assert.equal(cursorLine, '3');
+  await shot(page, 'error-marker');
   await page.close();
+});
+
+test('typing re-evaluates; selecting a cluster highlights the deciding term', async () => {
+  const page = await open();
+  await loadExample(page, 'pickn-preferred-labels');
+  await page.click('tr:has-text("dev-eastus") button.cluster');
+  const highlighted = await page.$$eval('#policy-editor .cm-decided', (ls) => ls.map((l) => l.textContent.trim()));
+  assert.deepEqual(highlighted, ['- weight: 20']);
+  // Raise the eastus weight to 50: dev-eastus now outranks prod-westus.
+  const line = page.locator('#policy-editor .cm-line', { hasText: '- weight: 20' });
+  await line.click();
+  await page.keyboard.press('End');
+  await afterEval(page, async () => { await page.keyboard.press('Backspace'); await page.keyboard.press('Backspace'); await page.keyboard.type('50'); });
+  await page.waitForFunction(() => document.querySelector('table.clusters tbody tr:nth-child(2) button')?.textContent === 'dev-eastus');
+  const rows = await placementRows(page);
+  assert.deepEqual(rows.slice(0, 2).map((r) => `${r[1]} ${r[3]}`), ['prod-eastus 90', 'dev-eastus 50']);
+  await shot(page, 'placement-selected');
+  await page.close();
+});
+
+test('compare shows what changed since the pinned result', async () => {
+  const page = await open();
+  await loadExample(page, 'pickn-preferred-labels');
+  await page.click('#pin');
+  await page.click('#policy-editor .cm-content');
+  const line = page.locator('#policy-editor .cm-line', { hasText: 'numberOfClusters: 2' });
+  await line.click();
+  await page.keyboard.press('End');
+  await afterEval(page, async () => { await page.keyboard.press('Backspace'); await page.keyboard.type('3'); });
+  await page.waitForSelector('#compare li');
+  const changes = await texts(page, '#compare li');
+  assert.ok(changes.some((c) => /placement api picked: \+ dev-eastus/.test(c)), changes.join(' | '));
+  assert.ok(changes.some((c) => /picked count: 2 → 3/.test(c)), changes.join(' | '));
+  await page.close();
+});
+
+test('export: the result as JSON and the inputs as one YAML file with the replay command', async () => {
+  const page = await open();
+  await loadExample(page, 'sorter-cpu-cost');
+  const [json] = await Promise.all([page.waitForEvent('download'), page.click('#export-json')]);
+  assert.equal(json.suggestedFilename(), 'fleet-policy-result.json');
+  const result = JSON.parse(readFileSync(await json.path(), 'utf8'));
+  assert.match(result.engineVersion, /^[0-9]+\.[0-9]+\.[0-9]+/);
+  assert.deepEqual(result.report.placements[0].picked.map((p) => [p.cluster, p.affinityScore]), [['jumpingcat', 100], ['smartfish', 89]]);
+  const [yaml] = await Promise.all([page.waitForEvent('download'), page.click('#export-yaml')]);
+  const text = readFileSync(await yaml.path(), 'utf8');
+  assert.match(text, /^# Replay: fleet-policy evaluate --at \S+ THIS_FILE --format json$/m);
+  assert.match(text, /kubernetes.azure.com\/per-cpu-core-cost/);
+  assert.match(text, /^---\n# == policy ==\napiVersion: placement/m);
+  await page.close();
+});
+
+// ---------------------------------------------------------------------------------------------
+// Share links, persistence, version notice.
+
+test('a share link restores the whole state; another engine version shows a notice', async () => {
+  const page = await open();
+  await loadExample(page, 'budget-business-hours');
+  assert.deepEqual(await allowedNow(page), { Drifted: '0', Empty: '0', Underutilized: '0' });
+  // Saturday noon: the weekday block is not active, 10% of 30 nodes applies.
+  await afterEval(page, async () => {
+    await page.fill('#eval-time', '2024-03-09T12:00:00');
+    await page.dispatchEvent('#eval-time', 'change');
+  });
+  assert.deepEqual(await allowedNow(page), { Drifted: '3', Empty: '3', Underutilized: '3' });
+  await page.click('#share');
+  const url = await page.inputValue('#share-url');
+  assert.match(url, /#v=[0-9.]+&s=[A-Za-z0-9_-]+$/);
+  const original = await page.evaluate(() => JSON.parse(localStorage.getItem('fleet-policy-playground/state')));
+  assert.match(original.policy, /0 9 \* \* 1-5/);
+  await page.close();
+
+  const other = await env.context.newPage();
+  await other.goto(env.base + '/?fresh');
+  await other.evaluate(() => localStorage.clear());
+  await other.goto(url.replace('/#', '/?link#'));
+  await other.waitForSelector('table.allowed');
+  assert.equal(await other.getAttribute('#tab-disruption', 'aria-selected'), 'true');
+  assert.match(await other.inputValue('#eval-time'), /^2024-03-09T12:00(:00)?$/);
+  assert.deepEqual(await allowedNow(other), { Drifted: '3', Empty: '3', Underutilized: '3' });
+  assert.equal(await other.$('#notice'), null, 'same engine version: no notice');
+  const restored = await other.evaluate(() => JSON.parse(localStorage.getItem('fleet-policy-playground/state')));
+  assert.deepEqual(restored, original, 'the link restores the state exactly');
+  // Reloading without the fragment restores the last state from localStorage.
+  await other.goto(env.base + '/?reload');
+  await other.waitForSelector('table.allowed');
+  assert.match(await other.inputValue('#eval-time'), /^2024-03-09T12:00(:00)?$/);
+  // A link from another engine version opens with a notice (pasted into the same tab).
+  await other.goto(url.replace('/#', '/?reload#').replace(/#v=[0-9.]+/, '#v=0.0.1'));
+  await other.waitForSelector('#notice');
+  assert.match(await other.textContent('#notice'), /engine 0\.0\.1/);
+  await other.close();
+});
+
+// ---------------------------------------------------------------------------------------------
+// Rollout what-ifs and the time slider.
+
+test('what-if controls re-run the rollout simulation; the slider shows each level at an instant', async () => {
+  const page = await open();
+  await loadExample(page, 'azure-update-run');
+  assert.match(await page.textContent('.rollout h2'), /Completed/);
+  const endBefore = await page.textContent('.rollout .summary');
+  await afterEval(page, () => page.selectOption('tr[data-member="dev-eastus"] select.what-if', 'fail'));
+  assert.match(await page.textContent('tr[data-member="dev-eastus"] td.state'), /Failed/);
+  assert.doesNotMatch(await page.textContent('.rollout h2'), /Completed/);
+  assert.notEqual(await page.textContent('.rollout .summary'), endBefore);
+  // The what-if travels in a share link.
+  await page.click('#share');
+  const url = await page.inputValue('#share-url');
+  const linked = await env.context.newPage();
+  await linked.goto(url.replace('/#', '/?whatif#'));
+  await linked.waitForSelector('table.levels');
+  assert.equal(await linked.$eval('tr[data-member="dev-eastus"] select.what-if', (s) => s.value), 'fail');
+  assert.match(await linked.textContent('tr[data-member="dev-eastus"] td.state'), /Failed/);
+  await linked.close();
+  await afterEval(page, () => page.selectOption('tr[data-member="dev-eastus"] select.what-if', ''));
+  assert.match(await page.textContent('.rollout h2'), /Completed/);
+  // Slide to the very start: nothing has finished yet.
+  await afterEval(page, async () => {
+    await page.$eval('.slider input[type=range]', (r) => { r.value = '1'; r.dispatchEvent(new Event('input', { bubbles: true })); });
+  });
+  const states = await texts(page, 'table.levels tr.level-member td.state');
+  assert.ok(!states.every((s) => s === 'Completed'), `at the start not every member is done: ${states}`);
+  assert.ok(await page.locator('svg.gantt line.cursor').count() === 1);
+  await shot(page, 'rollout-slider');
+  // KubeFleet: approving the gate lets production go on.
+  await loadExample(page, 'kubefleet-staged-run');
+  const prodBefore = await texts(page, 'table.levels tr.level-member td.state');
+  await afterEval(page, () => page.check('table.levels label.approve input'));
+  const prodAfter = await texts(page, 'table.levels tr.level-member td.state');
+  assert.notDeepEqual(prodAfter, prodBefore, 'approving the gate changes the simulated states');
+  await page.close();
+});
+
+// ---------------------------------------------------------------------------------------------
+// Dark mode, 390 px, screenshots for the README.
+
+test('dark mode follows the system and toggles; the layout works at 390 px', async () => {
+  const page = await env.context.newPage();
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.goto(env.base + '/');
+  await page.evaluate(() => localStorage.clear());
+  await page.reload();
+  await page.waitForSelector('.cm-editor');
+  const bg = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  assert.equal(await page.getAttribute('html', 'data-theme'), 'dark');
+  assert.equal(await bg(), 'rgb(13, 17, 23)');
+  await shot(page, 'dark');
+  await page.click('#theme-toggle');
+  assert.equal(await page.getAttribute('html', 'data-theme'), 'light');
+  assert.equal(await bg(), 'rgb(247, 248, 250)');
+  await page.click('#theme-toggle');
+  assert.equal(await page.getAttribute('html', 'data-theme'), 'dark');
+
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(100);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(overflow <= 390, `no horizontal page scroll at 390 px (scrollWidth ${overflow})`);
+  const panes = await page.$$eval('.pane', (ps) => ps.map((p) => Math.round(p.getBoundingClientRect().width)));
+  assert.ok(panes.every((w) => w <= 390 && w > 300), `panes stack in one column: ${panes}`);
+  await page.screenshot({ path: join(SCREENSHOTS, 'mobile-390.png'), fullPage: true });
+  await page.close();
+});
+
+test('README screenshots: one per view', async () => {
+  const page = await env.context.newPage();
+  await page.emulateMedia({ colorScheme: 'light' });
+  await page.setViewportSize({ width: 1280, height: 860 });
+  await page.goto(env.base + '/');
+  await page.evaluate(() => localStorage.clear());
+  await page.reload();
+  await page.waitForSelector('.cm-editor');
+  for (const [id, view] of [['sorter-available-cpu', 'placement'], ['budget-daily-freeze', 'disruption'], ['azure-update-run', 'rollout']]) {
+    await loadExample(page, id);
+    await page.screenshot({ path: join(SCREENSHOTS, `view-${view}.png`) });
+  }
+  await page.close();
+});
+
+// ---------------------------------------------------------------------------------------------
+// Performance.
+
+function shareHash(state) {
+  const version = readFileSync(join(ROOT, 'Cargo.toml'), 'utf8').match(/^version = "([^"]+)"/m)[1];
+  const packed = deflateRawSync(Buffer.from(JSON.stringify(state)), { level: 9 });
+  return `#v=${version}&s=${packed.toString('base64url')}`;
+}
+
+function bigFleet(n) {
+  const docs = [];
+  const regions = ['eastus', 'westus', 'westeurope', 'northeurope', 'southeastasia'];
+  for (let i = 0; i < n; i++) {
+    docs.push(`apiVersion: cluster.kubernetes-fleet.io/v1\nkind: MemberCluster\nmetadata:\n  name: member-${String(i).padStart(4, '0')}\n  labels: {region: ${regions[i % 5]}, environment: ${i % 3 ? 'production' : 'staging'}}\nstatus:\n  properties:\n    kubernetes-fleet.io/node-count: {value: "${(i * 7) % 50 + 1}"}\n`);
+  }
+  return docs.join('---\n');
+}
+
+const p95 = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.ceil(s.length * 0.95) - 1)]; };
+
+test('performance: first render, keystroke-to-result on 1,000 clusters, gzipped transfer', async () => {
+  // First render of the default example after load.
+  const page = await env.context.newPage();
+  await page.goto(env.base + '/');
+  await page.evaluate(() => localStorage.clear());
+  await page.reload();
+  await page.waitForSelector('table.clusters tbody tr');
+  const first = await page.evaluate(() => performance.getEntriesByName('fleet:first-result')[0]?.startTime);
+  assert.ok(first > 0);
+
+  // The page's transfer: every file it fetched, gzipped.
+  const files = await page.evaluate(() => performance.getEntriesByType('resource').map((r) => new URL(r.name).pathname));
+  let gz = 0;
+  for (const f of new Set(['/index.html', ...files])) {
+    gz += gzipSync(readFileSync(join(ROOT, 'dist', f === '/' ? 'index.html' : f)), { level: 9 }).length;
+  }
+  await page.close();
+
+  // Keystroke to updated result, 1,000-cluster fleet, PickN with preferred terms.
+  const policy = `apiVersion: placement.kubernetes-fleet.io/v1\nkind: ClusterResourcePlacement\nmetadata: {name: big}\nspec:\n  policy:\n    placementType: PickN\n    numberOfClusters: 25\n    affinity:\n      clusterAffinity:\n        requiredDuringSchedulingIgnoredDuringExecution:\n          clusterSelectorTerms:\n            - labelSelector: {matchLabels: {environment: production}}\n        preferredDuringSchedulingIgnoredDuringExecution:\n          - weight: 60\n            preference:\n              propertySorter: {name: kubernetes-fleet.io/node-count, sortOrder: Descending}\n          - weight: 40\n            preference:\n              labelSelector: {matchLabels: {region: eastus}}\n# typing here:\n`;
+  const state = { fleet: bigFleet(1000), policy, at: '2026-03-02T08:00:00Z', view: 'placement', whatIf: {}, example: null };
+  const big = await env.context.newPage();
+  await big.goto(env.base + '/');
+  await big.evaluate(() => localStorage.clear());
+  await big.goto(env.base + '/' + shareHash(state));
+  await big.waitForSelector('table.clusters tbody tr');
+  assert.match(await big.textContent('.placement .summary'), /25 picked/);
+  await big.evaluate(() => {
+    window.__keys = [];
+    document.addEventListener('keydown', (e) => window.__keys.push(e.timeStamp), true);
+  });
+  await big.click('#policy-editor .cm-line:last-child');
+  await big.keyboard.press('End');
+  const samples = [];
+  for (let k = 0; k < 30; k++) {
+    const before = await seq(big);
+    const marks = await big.evaluate(() => performance.getEntriesByName('fleet:result').length);
+    await big.keyboard.type(String.fromCharCode(97 + (k % 26)));
+    await big.waitForFunction((b) => Number(document.querySelector('.app').dataset.evalSeq) > b, before);
+    samples.push(await big.evaluate((m) => {
+      const mark = performance.getEntriesByName('fleet:result')[m] ?? performance.getEntriesByName('fleet:result').at(-1);
+      return mark.startTime - window.__keys.at(-1);
+    }, marks));
+  }
+  const evalMs = await big.evaluate(() => {
+    const s = performance.getEntriesByName('fleet:evaluate-start');
+    const e = performance.getEntriesByName('fleet:evaluate-end');
+    const d = e.map((m, k) => m.startTime - (s[k]?.startTime ?? m.startTime)).sort((a, b) => a - b);
+    return d[Math.floor(d.length / 2)];
+  });
+  const engineMs = `median engine + JSON ${evalMs.toFixed(1)} ms per keystroke`;
+  await big.screenshot({ path: join(SCREENSHOTS, 'perf-1000.png') });
+  await big.close();
+  const med = [...samples].sort((a, b) => a - b)[Math.floor(samples.length / 2)];
+  console.log(`[perf] first render of the default example: ${first.toFixed(0)} ms after navigation start`);
+  console.log(`[perf] keystroke-to-updated-result, 1,000 clusters: median ${med.toFixed(1)} ms, p95 ${p95(samples).toFixed(1)} ms (${samples.length} keystrokes; ${engineMs})`);
+  console.log(`[perf] page transfer (wasm + JS + CSS + HTML, gzipped): ${(gz / 1024).toFixed(1)} KiB`);
+  assert.ok(gz < 800 * 1024, 'under 800 KB gzipped');
 });

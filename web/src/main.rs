@@ -1,7 +1,29 @@
-//! The Fleet Policy playground (Yew). It renders engine results; it computes nothing itself.
+//! The Fleet Policy playground (Yew). It renders engine results; it computes nothing itself:
+//! every number, order and reason on screen comes from `fleet_policy::evaluate` (or one of the
+//! per-engine entry points), and the UI only lays them out.
 
 #[cfg(target_arch = "wasm32")]
 mod app;
+#[cfg(target_arch = "wasm32")]
+mod charts;
+#[cfg(target_arch = "wasm32")]
+mod compare;
+#[cfg(target_arch = "wasm32")]
+mod editor;
+#[cfg(target_arch = "wasm32")]
+mod evaluation;
+#[cfg(target_arch = "wasm32")]
+mod export;
+#[cfg(target_arch = "wasm32")]
+mod gallery;
+#[cfg(target_arch = "wasm32")]
+mod json;
+#[cfg(target_arch = "wasm32")]
+mod locate;
+#[cfg(target_arch = "wasm32")]
+mod share;
+#[cfg(target_arch = "wasm32")]
+mod state;
 #[cfg(target_arch = "wasm32")]
 mod views;
 

@@ -1,0 +1,152 @@
+//! Runs the engine on the user's state. The only place the playground calls the engine, and
+//! the only place it reads the clock ("now" is read here, at the UI boundary, and passed in).
+
+use crate::state::State;
+use chrono::{DateTime, SecondsFormat, Utc};
+use fleet_policy::{Diagnostic, EvaluateOptions, Input, RolloutOptions, Source};
+use serde_json::{json, Value};
+
+/// Editor (source) names; diagnostics carry them back to the right editor.
+pub const FLEET: &str = "fleet";
+/// See [`FLEET`].
+pub const POLICY: &str = "policy";
+
+/// One evaluation: the engine's combined report, as data and as JSON.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Evaluation {
+    /// The instant evaluated at.
+    pub at: DateTime<Utc>,
+    /// Whether `at` was "now".
+    pub at_is_now: bool,
+    /// `EvaluateReport` in its serialised form (what the views and the export read).
+    pub report: Value,
+    /// Rollouts observed at the time slider's instant (when one is set).
+    pub observed_rollouts: Option<Vec<Value>>,
+    /// Errors.
+    pub errors: Vec<Diagnostic>,
+    /// Warnings.
+    pub warnings: Vec<Diagnostic>,
+    /// Wall time of the engine calls, in milliseconds.
+    pub engine_ms: f64,
+}
+
+/// "Now", read at the boundary: the engine itself never reads the clock.
+pub fn now() -> DateTime<Utc> {
+    DateTime::from_timestamp_millis(js_sys::Date::now() as i64).unwrap_or_default()
+}
+
+/// Parses a stored instant.
+pub fn parse_at(at: &str) -> Option<DateTime<Utc>> {
+    DateTime::parse_from_rfc3339(at).ok().map(|t| t.to_utc())
+}
+
+/// The engine options for a state at an instant (what-ifs included).
+pub fn options_json(state: &State, at: DateTime<Utc>) -> Value {
+    let w = &state.what_if;
+    let events: Vec<Value> = w
+        .approve
+        .iter()
+        .map(|r| json!({"action": "approve", "request": r}))
+        .collect();
+    json!({
+        "at": at.to_rfc3339_opts(SecondsFormat::Secs, true),
+        "fail": w.fail,
+        "pending": w.pending,
+        "skip": w.skip,
+        "events": events,
+    })
+}
+
+fn option_error(message: String) -> Diagnostic {
+    Diagnostic::in_source(
+        fleet_policy::Severity::Error,
+        "options",
+        0,
+        Default::default(),
+        message,
+    )
+}
+
+/// Both editors read into one [`Input`], re-reading only the editor whose text changed (a
+/// keystroke in the policy editor does not re-read a 1,000-cluster fleet). The result is the
+/// same as `Input::parse(&[fleet, policy])`: documents and diagnostics in source order.
+#[derive(Debug, Default)]
+pub struct Parsed {
+    fleet: String,
+    policy: String,
+    fleet_documents: usize,
+    fleet_diagnostics: usize,
+    /// The combined input.
+    pub input: Input,
+}
+
+impl Parsed {
+    /// Brings the cache up to date with the state's texts.
+    pub fn update(&mut self, state: &State) {
+        if self.fleet != state.fleet
+            || self.input.documents.is_empty() && self.input.diagnostics.is_empty()
+        {
+            let fleet = Input::parse(&[Source::new(FLEET, state.fleet.as_str())]);
+            self.fleet_documents = fleet.documents.len();
+            self.fleet_diagnostics = fleet.diagnostics.len();
+            self.input = fleet;
+            self.fleet = state.fleet.clone();
+            self.policy.clear();
+            self.policy.push('\u{0}');
+        }
+        if self.policy != state.policy {
+            self.input.documents.truncate(self.fleet_documents);
+            self.input.diagnostics.truncate(self.fleet_diagnostics);
+            let policy = Input::parse(&[Source::new(POLICY, state.policy.as_str())]);
+            self.input.documents.extend(policy.documents);
+            self.input.diagnostics.extend(policy.diagnostics);
+            self.policy = state.policy.clone();
+        }
+    }
+}
+
+/// Evaluates the state.
+pub fn evaluate(state: &State, parsed_cache: &mut Parsed) -> Evaluation {
+    let started = js_sys::Date::now();
+    let parsed = state.at.as_deref().and_then(parse_at);
+    let at = parsed.unwrap_or_else(now);
+    parsed_cache.update(state);
+    let input = &parsed_cache.input;
+    let options = options_json(state, at);
+    let mut errors = Vec::new();
+    let mut warnings = Vec::new();
+    let report = match EvaluateOptions::from_json(&options) {
+        Ok(o) => {
+            let r = fleet_policy::evaluate_input(input, &o);
+            errors = r.errors.clone();
+            warnings = r.warnings.clone();
+            serde_json::to_value(&r).unwrap_or(Value::Null)
+        }
+        Err(e) => {
+            errors.push(option_error(e));
+            Value::Null
+        }
+    };
+    let observed_rollouts = state
+        .what_if
+        .observe
+        .as_deref()
+        .and_then(parse_at)
+        .and_then(|t| {
+            let mut o = options;
+            o["observe"] = json!(t.to_rfc3339_opts(SecondsFormat::Secs, true));
+            let opts: RolloutOptions = fleet_policy::report::options_from_json(&o).ok()?;
+            let r = fleet_policy::rollout::rollout(input, &opts);
+            let v = serde_json::to_value(&r).ok()?;
+            v.get("rollouts").and_then(Value::as_array).cloned()
+        });
+    Evaluation {
+        at,
+        at_is_now: parsed.is_none(),
+        report,
+        observed_rollouts,
+        errors,
+        warnings,
+        engine_ms: js_sys::Date::now() - started,
+    }
+}
