@@ -2,7 +2,10 @@
 use std::time::Instant;
 
 fn main() {
-    let n: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(10_000);
+    let n: usize = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(10_000);
     let mut text = String::new();
     for i in 0..n {
         text.push_str(&format!(
@@ -12,5 +15,10 @@ fn main() {
     }
     let t = Instant::now();
     let input = fleet_policy::Input::parse_str(&text);
-    println!("{} bytes, {} documents, parse {:?}", text.len(), input.documents.len(), t.elapsed());
+    println!(
+        "{} bytes, {} documents, parse {:?}",
+        text.len(),
+        input.documents.len(),
+        t.elapsed()
+    );
 }
