@@ -10,7 +10,6 @@
 use crate::input::{Diagnostic, Document, FieldPath, Node};
 use crate::selectors::LabelSelector;
 use serde::Deserialize;
-use std::collections::BTreeMap;
 
 /// A value read from the YAML with the path it was found at.
 #[derive(Debug, Clone, PartialEq)]
@@ -288,44 +287,8 @@ pub struct NodeCountsSpec {
     pub instance_terminating: u32,
 }
 
-/// `metadata` with owner references (pods) and creation/deletion times.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Meta {
-    /// `metadata.name`.
-    #[serde(default)]
-    pub name: String,
-    /// `metadata.namespace`.
-    #[serde(default)]
-    pub namespace: Option<String>,
-    /// `metadata.labels`.
-    #[serde(default)]
-    pub labels: BTreeMap<String, String>,
-    /// `metadata.annotations`.
-    #[serde(default)]
-    pub annotations: BTreeMap<String, String>,
-    /// `metadata.creationTimestamp`.
-    #[serde(default)]
-    pub creation_timestamp: Option<String>,
-    /// `metadata.deletionTimestamp`.
-    #[serde(default)]
-    pub deletion_timestamp: Option<String>,
-    /// `metadata.ownerReferences`.
-    #[serde(default)]
-    pub owner_references: Vec<OwnerReference>,
-}
-
-/// One owner reference.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct OwnerReference {
-    /// Owner kind (`DaemonSet`, `Node` for mirror pods, `ReplicaSet`, `StatefulSet`…).
-    #[serde(default)]
-    pub kind: String,
-    /// Owner name.
-    #[serde(default)]
-    pub name: String,
-}
+/// `metadata` as the disruption engine reads it (the shared [`ObjectMeta`]).
+pub use super::meta::{ObjectMeta as Meta, OwnerReference};
 
 /// A status condition.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize)]

@@ -26,4 +26,19 @@ pub struct ObjectMeta {
     /// `metadata.deletionTimestamp` (RFC 3339); set when the object is being deleted.
     #[serde(default)]
     pub deletion_timestamp: Option<String>,
+    /// `metadata.ownerReferences` (a pod's controller: DaemonSet, ReplicaSet, Node…).
+    #[serde(default)]
+    pub owner_references: Vec<OwnerReference>,
+}
+
+/// One owner reference.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OwnerReference {
+    /// Owner kind (`DaemonSet`, `Node` for mirror pods, `ReplicaSet`, `StatefulSet`…).
+    #[serde(default)]
+    pub kind: String,
+    /// Owner name.
+    #[serde(default)]
+    pub name: String,
 }
