@@ -88,9 +88,11 @@ test-package: package
 	@node wasm-tests/npm/consumer.mjs
 	@node --test --test-reporter=spec wasm-tests/npm/
 
+# Criterion options go in BENCH_ARGS, e.g. make bench BENCH_ARGS="--measurement-time 3".
 bench:
 	# Without the CLI binary: its link step in the bench profile is flaky next to the cdylib.
-	cargo bench -p fleet-policy --no-default-features
+	# The benches are named so criterion's options do not reach the libtest harness of the lib.
+	cargo bench -p fleet-policy --no-default-features --bench placement --bench disruption --bench rollout -- $(BENCH_ARGS)
 
 clean:
 	rm -rf dist target/web-bindgen
