@@ -11,7 +11,7 @@ BIN := node_modules/.bin
 WASM_OPT_FLAGS := -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
 	--enable-mutable-globals --enable-reference-types --strip-debug --strip-producers
 
-.PHONY: help setup dist serve test lint test-native test-wasm test-e2e package test-package bench clean
+.PHONY: help setup dist serve test lint test-native test-wasm test-e2e package test-package bench bench-wasm clean
 
 help:
 	@echo "make serve    build the playground into dist/ and serve it on http://127.0.0.1:$(PORT)"
@@ -19,6 +19,7 @@ help:
 	@echo "make dist     build the playground into dist/ without serving"
 	@echo "make package  build the npm package fleet-policy-<version>.tgz"
 	@echo "make bench    run the native criterion benchmarks"
+	@echo "make bench-wasm  the same benchmarks compiled to wasm, timed under Node"
 
 setup:
 	@.ci/setup.sh
@@ -53,7 +54,7 @@ lint: setup
 	@echo "== lint: cargo fmt --check, cargo clippy -D warnings"
 	@cargo fmt --all -- --check
 	@cargo clippy --workspace --all-targets --quiet -- -D warnings
-	@$(ENV); $$WASM_CARGO clippy --quiet -p fleet-playground -p fleet-wasm-tests --tests --target $(WASM_TARGET) $$WASM_BUILD_STD -- -D warnings
+	@$(ENV); $$WASM_CARGO clippy --quiet -p fleet-playground -p fleet-wasm-tests --tests --benches --target $(WASM_TARGET) $$WASM_BUILD_STD -- -D warnings
 
 test-wasm: setup
 	@echo "== wasm: wasm-bindgen-test in Node and in headless Chromium"
@@ -88,9 +89,16 @@ test-package: package
 	@node wasm-tests/npm/consumer.mjs
 	@node --test --test-reporter=spec wasm-tests/npm/
 
+# The same benches compiled to wasm and timed under Node (wasm-bindgen-test's criterion port).
+bench-wasm: setup
+	@$(ENV); export CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner; \
+	$$WASM_CARGO bench -p fleet-wasm-tests --bench engine --target $(WASM_TARGET) $$WASM_BUILD_STD
+
+# Criterion options go in BENCH_ARGS, e.g. make bench BENCH_ARGS="--measurement-time 3".
 bench:
 	# Without the CLI binary: its link step in the bench profile is flaky next to the cdylib.
-	cargo bench -p fleet-policy --no-default-features
+	# The benches are named so criterion's options do not reach the libtest harness of the lib.
+	cargo bench -p fleet-policy --no-default-features --bench placement --bench disruption --bench rollout -- $(BENCH_ARGS)
 
 clean:
 	rm -rf dist target/web-bindgen

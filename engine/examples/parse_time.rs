@@ -1,4 +1,7 @@
-//! Times the input layer on a generated fleet: `cargo run --release --example parse_time -- 10000`.
+//! Times the input layer on a generated fleet:
+//! `cargo run --profile bench --no-default-features --example parse_time -- 10000 [FILE]`.
+//! With FILE, times that file instead (e.g. a dumped benchmark input).
+use fleet_policy::placement::{self, PlaceOptions};
 use std::time::Instant;
 
 fn main() {
@@ -6,6 +9,28 @@ fn main() {
         .nth(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(10_000);
+    let text = match std::env::args().nth(2) {
+        Some(path) => std::fs::read_to_string(path).unwrap_or_default(),
+        None => generated(n),
+    };
+    for _ in 0..3 {
+        let t = Instant::now();
+        let input = fleet_policy::Input::parse_str(&text);
+        let parsed = t.elapsed();
+        let t = Instant::now();
+        let prepared = placement::prepare(&input, &PlaceOptions::at(chrono::DateTime::UNIX_EPOCH));
+        println!(
+            "{} bytes, {} documents, parse {:?}, placement::prepare {:?} ({} clusters)",
+            text.len(),
+            input.documents.len(),
+            parsed,
+            t.elapsed(),
+            prepared.fleet.clusters.len()
+        );
+    }
+}
+
+fn generated(n: usize) -> String {
     let mut text = String::new();
     for i in 0..n {
         text.push_str(&format!(
@@ -13,12 +38,5 @@ fn main() {
             i % 5, i % 3, i % 17 + 1, i % 997, i % 64 + 4, i % 8
         ));
     }
-    let t = Instant::now();
-    let input = fleet_policy::Input::parse_str(&text);
-    println!(
-        "{} bytes, {} documents, parse {:?}",
-        text.len(),
-        input.documents.len(),
-        t.elapsed()
-    );
+    text
 }

@@ -123,3 +123,47 @@ fn table_and_yaml_formats_render_the_same_result() {
     let j: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap_or_default();
     assert_eq!(parsed, j);
 }
+
+#[test]
+fn evaluate_table_shows_each_engines_table_and_ends_its_line() {
+    let placement = example("docs-affinity-two-terms.yaml");
+    let budgets = example("docs-budgets-three-budgets.yaml");
+    let out = run(&[
+        "evaluate",
+        placement.to_str().unwrap_or(""),
+        budgets.to_str().unwrap_or(""),
+        "--at",
+        "2026-03-04T12:00:00Z",
+        "--format",
+        "table",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.starts_with("ClusterResourcePlacement crp-west-or-unlabelled (PickAll, accepted)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  east-critical  filtered"),
+        "the placement table lists the filtered cluster: {text}"
+    );
+    assert!(
+        text.contains("\nNodePool default\n  nodes: total 19, disrupting 0\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("  allowed  Drifted         4  Empty         4  Underutilized         5\n"),
+        "{text}"
+    );
+    assert!(!text.contains("errors:"), "a table, not YAML: {text}");
+    // Warnings go to stderr after the result, which must end its own line.
+    assert!(text.ends_with('\n'));
+    let place = run(&[
+        "place",
+        placement.to_str().unwrap_or(""),
+        "--format",
+        "table",
+    ]);
+    assert!(String::from_utf8_lossy(&place.stdout).ends_with('\n'));
+    assert!(String::from_utf8_lossy(&place.stderr).starts_with("warning: "));
+}

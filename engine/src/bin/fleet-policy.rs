@@ -5,7 +5,7 @@
 
 use clap::{Parser, Subcommand, ValueEnum};
 use fleet_policy::report::{options_from_json, to_json, to_yaml, EvaluateOptions};
-use fleet_policy::{disruption, placement, rollout, Diagnostic, Source};
+use fleet_policy::{disruption, placement, rollout, Diagnostic, Input, Source};
 use serde::Serialize;
 use std::process::ExitCode;
 
@@ -112,11 +112,15 @@ fn emit<T: Serialize>(
     errors: &[Diagnostic],
     warnings: &[Diagnostic],
 ) -> ExitCode {
-    let text = match format {
+    let mut text = match format {
         Format::Json => to_json(report) + "\n",
         Format::Yaml => to_yaml(report),
         Format::Table => table(report),
     };
+    // Diagnostics follow on stderr: the result must end its own line.
+    if !text.is_empty() && !text.ends_with('\n') {
+        text.push('\n');
+    }
     print!("{text}");
     for w in warnings {
         eprintln!("{w}");
@@ -129,6 +133,34 @@ fn emit<T: Serialize>(
     } else {
         ExitCode::from(1)
     }
+}
+
+/// `evaluate --format table`: each engine's own table, for the engines that apply (the engines
+/// run again here so each table gets its full report, e.g. the Karpenter rules used).
+fn evaluate_table(input: &Input, opts: &EvaluateOptions) -> String {
+    let mut out = String::new();
+    if placement::applies(input) {
+        out.push_str(&placement::table::render(&placement::place(
+            input,
+            &opts.place,
+        )));
+    }
+    if disruption::applies(input) {
+        out.push_str(&disruption::table::render(&disruption::budgets(
+            input,
+            &opts.budgets,
+        )));
+    }
+    if rollout::applies(input) {
+        out.push_str(&rollout::table::render(&rollout::rollout(
+            input,
+            &opts.rollout,
+        )));
+    }
+    if out.is_empty() {
+        out.push_str("nothing to evaluate: no placement, NodePool or rollout in the input\n");
+    }
+    out
 }
 
 fn run(cli: Cli) -> Result<ExitCode, String> {
@@ -163,8 +195,15 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         }
         Command::Evaluate(c) => {
             let opts = EvaluateOptions::from_json(&options(&c, &[])?)?;
-            let r = fleet_policy::evaluate(&read_sources(&c.files)?, &opts);
-            emit(&r, c.format, to_yaml, &r.errors, &r.warnings)
+            let input = Input::parse(&read_sources(&c.files)?);
+            let r = fleet_policy::evaluate_input(&input, &opts);
+            emit(
+                &r,
+                c.format,
+                |_| evaluate_table(&input, &opts),
+                &r.errors,
+                &r.warnings,
+            )
         }
         Command::Validate(c) => {
             let opts = EvaluateOptions::from_json(&options(&c, &[])?)?;

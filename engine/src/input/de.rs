@@ -389,10 +389,9 @@ impl<'de, 'a> de::MapAccess<'de> for MapDe<'a> {
             None => Ok(None),
             Some((k, v)) => {
                 self.pending = Some((k, v));
-                let name = k.as_scalar().unwrap_or("").to_string();
                 seed.deserialize(KeyDe(k))
                     .map(Some)
-                    .map_err(|e: DeError| e.at(k.span).under(PathSeg::Key(name)))
+                    .map_err(|e: DeError| e.at(k.span).under(key_seg(k)))
             }
         }
     }
@@ -401,14 +400,19 @@ impl<'de, 'a> de::MapAccess<'de> for MapDe<'a> {
         let Some((k, v)) = self.pending.take() else {
             return Err(de::Error::custom("value requested before key"));
         };
-        let name = k.as_scalar().unwrap_or("").to_string();
         seed.deserialize(NodeDe(v))
-            .map_err(|e: DeError| e.at(v.span).under(PathSeg::Key(name)))
+            .map_err(|e: DeError| e.at(v.span).under(key_seg(k)))
     }
 
     fn size_hint(&self) -> Option<usize> {
         Some(self.entries.len())
     }
+}
+
+/// The path segment of a mapping key, made only on the error path (decoding allocates no
+/// per-field strings when it succeeds).
+fn key_seg(k: &Node) -> PathSeg {
+    PathSeg::Key(k.as_scalar().unwrap_or("").to_string())
 }
 
 /// Mapping keys are strings whatever they look like (`1: x` has key "1"), as in JSON.

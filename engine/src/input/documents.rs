@@ -378,15 +378,22 @@ fn parse_yaml(text: &str, first_line: u32) -> Result<(Option<Node>, Duplicates),
     Ok((builder.root, builder.duplicates))
 }
 
+/// An open collection: where it starts, its anchor, and where its children begin in the
+/// builder's shared scratch stacks.
 enum Frame {
-    Seq(Span, usize, Vec<Node>),
-    Map(Span, usize, Vec<(Node, Node)>, Option<Node>),
+    Seq(Span, usize, usize),
+    Map(Span, usize, usize, Option<Node>),
 }
 
+/// Builds the [`Node`] tree from parser events. Children of open collections wait on two
+/// shared stacks and move into an exactly sized `Vec` when their collection ends, so a
+/// document costs one allocation per collection instead of a series of regrowths.
 #[derive(Default)]
 struct Builder {
     line_offset: u32,
     stack: Vec<Frame>,
+    items: Vec<Node>,
+    entries: Vec<(Node, Node)>,
     root: Option<Node>,
     anchors: HashMap<usize, Node>,
     duplicates: Duplicates,
@@ -408,16 +415,17 @@ impl Builder {
                     self.root = Some(node);
                 }
             }
-            Some(Frame::Seq(_, _, items)) => items.push(node),
-            Some(Frame::Map(_, _, entries, pending)) => match pending.take() {
+            Some(Frame::Seq(..)) => self.items.push(node),
+            Some(Frame::Map(_, _, start, pending)) => match pending.take() {
                 None => *pending = Some(node),
                 Some(key) => {
                     if let Some(k) = key.as_scalar() {
-                        if entries.iter().any(|(ek, _)| ek.as_scalar() == Some(k)) {
+                        let open = self.entries.get(*start..).unwrap_or_default();
+                        if open.iter().any(|(ek, _)| ek.as_scalar() == Some(k)) {
                             self.duplicates.push((key.span, k.to_string()));
                         }
                     }
-                    entries.push((key, node));
+                    self.entries.push((key, node));
                 }
             },
         }
@@ -443,29 +451,40 @@ impl MarkedEventReceiver for Builder {
                 self.push_value(node);
             }
             Event::SequenceStart(anchor, _) => {
-                self.stack.push(Frame::Seq(span, anchor, Vec::new()))
+                self.stack.push(Frame::Seq(span, anchor, self.items.len()))
             }
             Event::MappingStart(anchor, _) => {
-                self.stack.push(Frame::Map(span, anchor, Vec::new(), None))
+                self.stack
+                    .push(Frame::Map(span, anchor, self.entries.len(), None))
             }
             Event::SequenceEnd | Event::MappingEnd => {
                 let node = match self.stack.pop() {
                     // The parser marks block collections at a look-ahead token; the first
                     // item or key is where the user sees the collection start.
-                    Some(Frame::Seq(span, anchor, items)) => (
-                        Node {
-                            span: items.first().map_or(span, |n| n.span.min(span)),
-                            value: Value::Seq(items),
-                        },
-                        anchor,
-                    ),
-                    Some(Frame::Map(span, anchor, entries, _)) => (
-                        Node {
-                            span: entries.first().map_or(span, |(k, _)| k.span.min(span)),
-                            value: Value::Map(entries),
-                        },
-                        anchor,
-                    ),
+                    Some(Frame::Seq(span, anchor, start)) => {
+                        let items: Vec<Node> =
+                            self.items.drain(start.min(self.items.len())..).collect();
+                        (
+                            Node {
+                                span: items.first().map_or(span, |n| n.span.min(span)),
+                                value: Value::Seq(items),
+                            },
+                            anchor,
+                        )
+                    }
+                    Some(Frame::Map(span, anchor, start, _)) => {
+                        let entries: Vec<(Node, Node)> = self
+                            .entries
+                            .drain(start.min(self.entries.len())..)
+                            .collect();
+                        (
+                            Node {
+                                span: entries.first().map_or(span, |(k, _)| k.span.min(span)),
+                                value: Value::Map(entries),
+                            },
+                            anchor,
+                        )
+                    }
                     None => return,
                 };
                 if node.1 > 0 {

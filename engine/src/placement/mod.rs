@@ -8,6 +8,7 @@ pub mod affinity;
 pub mod eligibility;
 pub mod error;
 pub mod fleet;
+pub mod per_cluster;
 pub mod properties;
 pub mod report;
 pub mod schedule;
@@ -325,7 +326,18 @@ pub fn schedule_one(prepared: &Prepared, p: &PreparedPlacement) -> PlacementResu
         .map(|b| b.binding.clone())
         .collect();
     let mut result = match compile(&p.placement, &prepared.fleet) {
-        Ok(policy) => schedule::run(&prepared.fleet, &policy, &bindings),
+        Ok(policy) => {
+            let mut r = schedule::run(&prepared.fleet, &policy, &bindings);
+            let wanted = match policy.placement_type {
+                PlacementType::PickAll => 0,
+                PlacementType::PickN => policy
+                    .number_of_clusters
+                    .map_or(0, |n| usize::try_from(n).unwrap_or(0)),
+                PlacementType::PickFixed => policy.cluster_names.len(),
+            };
+            per_cluster::fill(&mut r, policy.placement_type, wanted);
+            r
+        }
         Err(e) => PlacementResult {
             condition: status::pending(),
             cycle_error: Some(report::CycleErrorReport {

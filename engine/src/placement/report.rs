@@ -49,6 +49,8 @@ pub struct PlacementResult {
     pub decisions: Vec<Decision>,
     /// The `Scheduled` condition.
     pub condition: Condition,
+    /// The CRP's `status.perClusterPlacementStatuses` (only their `Scheduled` condition).
+    pub per_cluster_placement_statuses: Vec<super::per_cluster::PerClusterPlacementStatus>,
     /// Set when the scheduling cycle aborts with an error (no bindings change, no status is
     /// written; the scheduler retries).
     #[serde(skip_serializing_if = "Option::is_none")]
