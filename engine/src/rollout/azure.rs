@@ -678,6 +678,7 @@ fn duration_of(
 
 fn reason_for_upgrade(
     spec: &RunSpec<'_>,
+    target_version: Option<channels::Version>,
     m: &FleetMember<'_>,
     images: Option<&node_image::ImageSelectionResult>,
 ) -> (Option<MemberReason>, Option<MemberReason>) {
@@ -717,10 +718,7 @@ fn reason_for_upgrade(
             if !spec.check_rejections {
                 return (None, None);
             }
-            let (Some(t), Some(c)) = (
-                channels::Version::parse(target),
-                channels::Version::parse(cp),
-            ) else {
+            let (Some(t), Some(c)) = (target_version, channels::Version::parse(cp)) else {
                 return (None, None);
             };
             if t < c {
@@ -880,6 +878,8 @@ fn plan_run(
         by_config: HashMap::new(),
     };
     let from = start.min(at) - 2 * 86_400;
+    // Parsed once for every member's version checks.
+    let target_version = spec.target.as_deref().and_then(channels::Version::parse);
     let mut plan = SimPlan::default();
     let mut member_docs: Vec<&FleetMember<'_>> = Vec::new();
     for (i, st) in strategy.stages.iter().enumerate() {
@@ -890,7 +890,7 @@ fn plan_run(
                 let windows = member_windows(m, schedule, &mut table, from, horizon_end, ctx);
                 let duration =
                     duration_of(&m.name, m.duration.as_deref(), opts, 3600, Some(m.doc), ctx);
-                let (skip, reject) = reason_for_upgrade(spec, m, images.as_ref());
+                let (skip, reject) = reason_for_upgrade(spec, target_version, m, images.as_ref());
                 idxs.push(plan.members.len());
                 plan.members.push(SimMember {
                     name: m.name.clone(),
@@ -974,20 +974,31 @@ fn assemble(
             *s = k;
         }
     }
+    // Each member's bucket at `at`, once (the sort below asks for it many times).
+    let buckets: Vec<maintenance::Bucket> =
+        plan.members
+            .iter()
+            .map(|member| {
+                let w = member
+                    .windows
+                    .and_then(|i| plan.windows.get(i))
+                    .map(Vec::as_slice);
+                let pending = opts.pending.contains(&member.name)
+                    || opts.events.iter().any(
+                        |e| matches!(e, WhatIf::Pending { member: p, .. } if *p == member.name),
+                    );
+                if pending {
+                    maintenance::Bucket::Closed(None)
+                } else {
+                    maintenance::bucket(w, at, opts.azure.four_hour_boundary_inclusive)
+                }
+            })
+            .collect();
     let bucket_at = |m: usize| {
-        let w = plan.members[m]
-            .windows
-            .and_then(|i| plan.windows.get(i))
-            .map(Vec::as_slice);
-        let pending = opts.pending.contains(&plan.members[m].name)
-            || opts.events.iter().any(
-                |e| matches!(e, WhatIf::Pending { member, .. } if *member == plan.members[m].name),
-            );
-        if pending {
-            maintenance::Bucket::Closed(None)
-        } else {
-            maintenance::bucket(w, at, opts.azure.four_hour_boundary_inclusive)
-        }
+        buckets
+            .get(m)
+            .copied()
+            .unwrap_or(maintenance::Bucket::NoWindow)
     };
     let mut stages = Vec::new();
     let mut flat = 0usize;

@@ -553,7 +553,12 @@ struct Exec<'a> {
 pub fn execute(stages: &[ExecStage], p: &ExecParams<'_>) -> KfResult {
     let n = stages.len();
     let mut cluster_index = BTreeMap::new();
-    for (si, s) in stages.iter().enumerate() {
+    // Only what-ifs that name a cluster need the name index.
+    let named = p
+        .events
+        .iter()
+        .any(|e| matches!(e, KfEvent::Condition(..) | KfEvent::Preempt(..)));
+    for (si, s) in stages.iter().enumerate().filter(|_| named) {
         for (ci, c) in s.clusters.iter().enumerate() {
             cluster_index.entry(c.as_str()).or_insert((si, ci));
         }
@@ -849,10 +854,9 @@ impl<'a> Exec<'a> {
         self.failed = true;
     }
 
+    /// Clusters of stage `s` running now (kept by [`Exec::set_cluster`], not counted).
     fn in_flight(&self, s: usize) -> usize {
-        self.c_state
-            .get(s)
-            .map_or(0, |v| v.iter().filter(|x| **x == State::Running).count())
+        self.inflight.get(s).copied().unwrap_or(0)
     }
 
     fn update_stop(&mut self, t: i64) {
