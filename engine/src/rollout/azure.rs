@@ -1082,13 +1082,14 @@ fn assemble(
             deletion: false,
         });
     }
-    let member_stage: Vec<String> = {
-        let mut v = vec![String::new(); plan.members.len()];
+    // Each member's stage name, borrowed (cloned once per timeline entry, not per member).
+    let member_stage: Vec<&str> = {
+        let mut v = vec![""; plan.members.len()];
         for st in &plan.stages {
             for g in &st.groups {
                 for &m in &g.members {
                     if let Some(x) = v.get_mut(m) {
-                        *x = st.name.clone();
+                        *x = st.name.as_str();
                     }
                 }
             }
@@ -1102,7 +1103,7 @@ fn assemble(
             let (name, stage) = match c.subject {
                 Subject::Member => (
                     plan.members[c.index].name.clone(),
-                    Some(member_stage[c.index].clone()),
+                    Some(member_stage[c.index].to_string()),
                 ),
                 Subject::Group => {
                     let (g, s) = group_names.get(c.index).cloned().unwrap_or_default();
