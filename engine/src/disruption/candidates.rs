@@ -1153,3 +1153,44 @@ fn facts(n: &StateNode, ctx: &PoolContext<'_>) -> NodeFacts {
         savings_ratio: n.price / (1.0 + resched_cost),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn node_names_share_a_table_and_serialise_as_strings() {
+        let names = NodeName::table(vec!["b".into(), "a".into()]);
+        assert_eq!(names.len(), 2);
+        assert_eq!(names[0], "b");
+        assert!(names[1] < names[0]);
+        assert_eq!(names[1], NodeName::from("a"));
+        assert_eq!(
+            serde_json::to_string(&names).ok(),
+            Some(r#"["b","a"]"#.into())
+        );
+        assert_eq!(format!("{:?}", names[0]), r#""b""#);
+    }
+
+    #[test]
+    fn name_ranks_follow_name_order_with_ties_shared() {
+        let facts: Vec<NodeFacts> = ["n2", "n1", "n2", "n0"]
+            .iter()
+            .map(|n| NodeFacts {
+                node: NodeName::from(*n),
+                node_claim: None,
+                graceful_blocked: None,
+                eventual_blocked: None,
+                empty: false,
+                drifted: false,
+                consolidatable: false,
+                consolidatable_at: None,
+                expires_at: None,
+                expired: false,
+                disruption_cost: 0.0,
+                savings_ratio: 0.0,
+            })
+            .collect();
+        assert_eq!(name_ranks(&facts), vec![2, 1, 2, 0]);
+    }
+}

@@ -1295,3 +1295,65 @@ pub fn propagate(input: &StatesInput, opts: &AzureOptions) -> StatesOutput {
     out.run = run_state(&stage_states, true, false, any_running, opts);
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn member(name: &str, windows: Option<usize>) -> SimMember {
+        SimMember {
+            name: name.into(),
+            windows,
+            duration: 3600,
+            skip: None,
+            reject: None,
+        }
+    }
+
+    /// A closed-window member waits outside the walk (dormant) and still starts the moment
+    /// its window opens; one opening soon is marked Pending before a no-window member starts.
+    #[test]
+    fn dormant_members_wake_when_their_window_opens() {
+        let h = 3600;
+        let plan = SimPlan {
+            stages: vec![SimStage {
+                name: "s".into(),
+                wait_seconds: 0,
+                groups: vec![SimGroup {
+                    name: "g".into(),
+                    concurrency: 1,
+                    members: vec![0, 1, 2],
+                }],
+            }],
+            members: vec![
+                member("a", Some(0)),
+                member("b", None),
+                member("c", Some(1)),
+            ],
+            windows: vec![
+                vec![Window {
+                    start: 10 * h,
+                    end: 14 * h,
+                }],
+                vec![Window {
+                    start: 2 * h,
+                    end: 6 * h,
+                }],
+            ],
+        };
+        let r = simulate(&plan, 0, &[], &AzureOptions::default(), 100 * h);
+        let starts: Vec<Option<i64>> = r.members.iter().map(|m| m.1).collect();
+        assert_eq!(starts, vec![Some(10 * h), Some(0), Some(2 * h)]);
+        assert_eq!(r.start_order, vec![1, 2, 0]);
+        // "c" (bucket 2) is marked Pending before "b" (bucket 3) starts; "a" only once the
+        // walk finds nobody to start.
+        let pending: Vec<(i64, usize)> = r
+            .timeline
+            .iter()
+            .filter(|c| c.subject == Subject::Member && c.state == State::Pending)
+            .map(|c| (c.at, c.index))
+            .collect();
+        assert_eq!(pending, vec![(0, 2), (h, 0)]);
+        assert_eq!(r.run.0, State::Completed);
+    }
+}
