@@ -21,6 +21,7 @@ use crate::model::rollout::{
     UpdateRunProperties, UpdateRunStrategy,
 };
 use std::collections::{BTreeMap, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// Name of the cluster-upgrade maintenance configuration (R-AZ-32).
 pub const AUTO_UPGRADE_SCHEDULE: &str = "aksManagedAutoUpgradeSchedule";
@@ -576,15 +577,52 @@ fn pools_of(m: &FleetMember<'_>) -> MemberPools {
     }
 }
 
-struct WindowTable {
+struct WindowTable<'m> {
     lists: Vec<Vec<Window>>,
-    by_config: HashMap<MaintenanceWindow, Option<usize>>,
+    /// Expanded once per distinct configuration (fleets repeat a few schedules).
+    by_config: HashMap<&'m MaintenanceWindow, Option<usize>, BuildHasherDefault<FxHasher>>,
 }
 
-fn member_windows(
-    m: &FleetMember<'_>,
+/// The multiply-rotate hash rustc uses for its own tables: a window configuration is a handful
+/// of short strings, which SipHash (built for untrusted keys) makes the most expensive part
+/// of the lookup, once per member.
+#[derive(Default)]
+struct FxHasher(u64);
+
+impl FxHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let word = chunk
+                .iter()
+                .enumerate()
+                .fold(0u64, |w, (i, b)| w | (u64::from(*b) << (8 * i)));
+            self.add(word);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.add(n);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.add(n as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+fn member_windows<'m>(
+    m: &'m FleetMember<'_>,
     schedule: &str,
-    table: &mut WindowTable,
+    table: &mut WindowTable<'m>,
     from: i64,
     to: i64,
     ctx: &mut Ctx,
@@ -612,7 +650,7 @@ fn member_windows(
                 None
             }
         };
-        table.by_config.insert(w.clone(), idx);
+        table.by_config.insert(w, idx);
         return idx;
     }
     let mut list = Vec::new();
@@ -875,7 +913,7 @@ fn plan_run(
     };
     let mut table = WindowTable {
         lists: Vec::new(),
-        by_config: HashMap::new(),
+        by_config: HashMap::default(),
     };
     let from = start.min(at) - 2 * 86_400;
     // Parsed once for every member's version checks.
