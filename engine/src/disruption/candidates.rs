@@ -12,6 +12,7 @@ use crate::model::disruption::{
 use crate::selectors::Selector;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
+use std::sync::Arc;
 
 /// Node label naming the NodePool.
 pub const NODEPOOL_LABEL: &str = "karpenter.sh/nodepool";
@@ -21,6 +22,118 @@ pub const INITIALIZED_LABEL: &str = "karpenter.sh/initialized";
 pub const DO_NOT_DISRUPT: &str = "karpenter.sh/do-not-disrupt";
 /// Our own input: the node's hourly offering price (Karpenter reads it from the provider).
 pub const PRICE_ANNOTATION: &str = "fleet-policy.dev/price";
+
+/// A node's name, shared by its facts and every method's lists: one NodePool lists each node
+/// up to five times. The names of a prepared input live in one shared table, so a clone is a
+/// reference-count bump on that table (hot in cache) instead of a copy or a visit to a
+/// scattered allocation. Serialises as the plain string.
+#[derive(Clone)]
+pub struct NodeName {
+    table: Arc<[Box<str>]>,
+    index: usize,
+}
+
+impl NodeName {
+    /// The name.
+    pub fn as_str(&self) -> &str {
+        self.table.get(self.index).map_or("", |s| s)
+    }
+
+    /// One table for many names (`names[i]` becomes the `i`-th name returned).
+    pub fn table(names: Vec<Box<str>>) -> Vec<NodeName> {
+        let table: Arc<[Box<str>]> = names.into();
+        (0..table.len())
+            .map(|index| NodeName {
+                table: table.clone(),
+                index,
+            })
+            .collect()
+    }
+}
+
+impl Default for NodeName {
+    fn default() -> Self {
+        NodeName::from("")
+    }
+}
+
+impl From<String> for NodeName {
+    fn from(s: String) -> Self {
+        NodeName {
+            table: Arc::from(vec![s.into_boxed_str()]),
+            index: 0,
+        }
+    }
+}
+
+impl From<&str> for NodeName {
+    fn from(s: &str) -> Self {
+        NodeName::from(s.to_string())
+    }
+}
+
+impl PartialEq for NodeName {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for NodeName {}
+
+impl PartialOrd for NodeName {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for NodeName {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.as_str().cmp(other.as_str())
+    }
+}
+
+impl std::hash::Hash for NodeName {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.as_str().hash(state);
+    }
+}
+
+impl std::ops::Deref for NodeName {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.as_str()
+    }
+}
+
+impl std::fmt::Debug for NodeName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl std::fmt::Display for NodeName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl PartialEq<str> for NodeName {
+    fn eq(&self, other: &str) -> bool {
+        self.as_str() == other
+    }
+}
+
+impl PartialEq<&str> for NodeName {
+    fn eq(&self, other: &&str) -> bool {
+        self.as_str() == *other
+    }
+}
+
+impl Serialize for NodeName {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
 
 /// A pod as the candidate checks need it, with everything that does not depend on the
 /// evaluation instant computed once.
@@ -86,7 +199,7 @@ pub struct PdbInfo {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct StateNode {
     /// Node name (NodeClaim name when there is no Node).
-    pub name: String,
+    pub name: NodeName,
     /// NodeClaim name, when managed.
     pub claim: Option<String>,
     /// Has a Node object.
@@ -162,10 +275,12 @@ impl StateNode {
         let instance_terminating = cond("InstanceTerminating");
         let drifted_cond = claim.and_then(|c| condition(&c.status.conditions, "Drifted"));
         StateNode {
-            name: node.map_or_else(
-                || claim.map(|c| c.metadata.name.clone()).unwrap_or_default(),
-                |n| n.metadata.name.clone(),
-            ),
+            name: node
+                .map_or_else(
+                    || claim.map(|c| c.metadata.name.clone()).unwrap_or_default(),
+                    |n| n.metadata.name.clone(),
+                )
+                .into(),
             claim: claim.map(|c| c.metadata.name.clone()),
             has_node: node.is_some(),
             pool: labels.and_then(|l| l.get(NODEPOOL_LABEL)).cloned(),
@@ -687,7 +802,7 @@ pub fn is_empty(n: &StateNode, v: KarpenterVersion) -> bool {
 #[serde(rename_all = "camelCase")]
 pub struct NodeFacts {
     /// Node name.
-    pub node: String,
+    pub node: NodeName,
     /// NodeClaim name.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub node_claim: Option<String>,
@@ -744,7 +859,7 @@ pub struct MethodCandidates {
 #[serde(rename_all = "camelCase")]
 pub struct Candidate {
     /// Node name.
-    pub node: String,
+    pub node: NodeName,
     /// 1-based position in the method's order.
     pub order: usize,
     /// Whether the method would disrupt it in this pass (within budget).
@@ -759,7 +874,7 @@ pub struct Candidate {
 #[serde(rename_all = "camelCase")]
 pub struct Excluded {
     /// Node name.
-    pub node: String,
+    pub node: NodeName,
     /// The reason (words: [`Blocked::message`]).
     pub blocked: Blocked,
 }
@@ -772,6 +887,11 @@ pub fn evaluate(
 ) -> (Vec<NodeFacts>, Vec<MethodCandidates>) {
     let v = ctx.version;
     let facts: Vec<NodeFacts> = nodes.iter().map(|n| facts(n, ctx)).collect();
+    // What the method loops and sorts read from the nodes, gathered once: the state nodes are
+    // large and scattered, so reading them again per method and per comparison is slow.
+    let missing_label: Vec<Option<&'static str>> = nodes.iter().map(|n| n.missing_label).collect();
+    let drifted_at: Vec<Option<DateTime<Utc>>> = nodes.iter().map(|n| n.drifted_at).collect();
+    let rank = name_ranks(&facts);
     let mut methods = Vec::new();
     for m in Method::order(v) {
         let reason = m.reason();
@@ -788,50 +908,58 @@ pub fn evaluate(
             });
             continue;
         }
-        let mut cands: Vec<(usize, &NodeFacts)> = Vec::new();
-        let mut excluded = Vec::new();
-        for (i, (f, n)) in facts.iter().zip(nodes).enumerate() {
+        let mut cands: Vec<(usize, &NodeFacts)> = Vec::with_capacity(facts.len());
+        let mut excluded = Vec::with_capacity(facts.len());
+        for (i, (f, missing)) in facts.iter().zip(&missing_label).enumerate() {
             let common = match m.class() {
                 Class::Graceful => f.graceful_blocked.clone(),
                 Class::Eventual => f.eventual_blocked.clone(),
             };
-            let block = common.or_else(|| method_block(m, f, n, ctx));
+            let block = common.or_else(|| method_block(m, f, *missing, ctx));
             match block {
                 Some(b) => excluded.push(Excluded {
-                    node: n.name.clone(),
+                    node: f.node.clone(),
                     blocked: b,
                 }),
                 None => cands.push((i, f)),
             }
         }
+        // Ties by node name: `rank` orders as the names do (equal names share a rank, and the
+        // stable sort keeps them in input order, as comparing the names would).
+        let by_name = |ia: &usize, ib: &usize| {
+            rank.get(*ia)
+                .copied()
+                .unwrap_or(usize::MAX)
+                .cmp(&rank.get(*ib).copied().unwrap_or(usize::MAX))
+        };
         // Order: the consolidation sort, or drift time; ties by node name.
         match m {
             Method::Drift | Method::StaticDrift => {
                 cands.sort_by(|(ia, a), (ib, b)| {
-                    let ta = nodes.get(*ia).and_then(|n| n.drifted_at);
-                    let tb = nodes.get(*ib).and_then(|n| n.drifted_at);
+                    let ta = drifted_at.get(*ia).copied().flatten();
+                    let tb = drifted_at.get(*ib).copied().flatten();
                     let empty_first = if v.at_least(7) {
                         b.empty.cmp(&a.empty)
                     } else {
                         std::cmp::Ordering::Equal
                     };
-                    empty_first.then(ta.cmp(&tb)).then(a.node.cmp(&b.node))
+                    empty_first.then(ta.cmp(&tb)).then_with(|| by_name(ia, ib))
                 });
             }
             _ => {
-                cands.sort_by(|(_, a), (_, b)| {
+                cands.sort_by(|(ia, a), (ib, b)| {
                     let key = if v.at_least(14) {
                         b.savings_ratio.total_cmp(&a.savings_ratio)
                     } else {
                         a.disruption_cost.total_cmp(&b.disruption_cost)
                     };
-                    key.then(a.node.cmp(&b.node))
+                    key.then_with(|| by_name(ia, ib))
                 });
             }
         }
         let budget = allowed.get(reason);
         let mut left = budget;
-        let mut candidates = Vec::new();
+        let mut candidates = Vec::with_capacity(cands.len());
         let mut any_selected = false;
         for (pos, (_, f)) in cands.iter().enumerate() {
             let mut c = Candidate {
@@ -895,8 +1023,35 @@ pub fn evaluate(
     (facts, methods)
 }
 
+/// Each node's position in name order, equal names sharing one (state nodes usually come
+/// sorted by name already, which the stable sort finds in one pass).
+fn name_ranks(facts: &[NodeFacts]) -> Vec<usize> {
+    let name = |i: usize| facts.get(i).map(|f| f.node.as_str());
+    let mut order: Vec<usize> = (0..facts.len()).collect();
+    order.sort_by(|a, b| name(*a).cmp(&name(*b)));
+    let mut rank = vec![0; facts.len()];
+    let mut prev: Option<(Option<&str>, usize)> = None;
+    for (pos, &i) in order.iter().enumerate() {
+        let n = name(i);
+        let r = match prev {
+            Some((pn, r)) if pn == n => r,
+            _ => pos,
+        };
+        if let Some(slot) = rank.get_mut(i) {
+            *slot = r;
+        }
+        prev = Some((n, r));
+    }
+    rank
+}
+
 /// Method-specific candidacy beyond the common filter (spec §5.4).
-fn method_block(m: Method, f: &NodeFacts, n: &StateNode, ctx: &PoolContext<'_>) -> Option<Blocked> {
+fn method_block(
+    m: Method,
+    f: &NodeFacts,
+    missing_label: Option<&'static str>,
+    ctx: &PoolContext<'_>,
+) -> Option<Blocked> {
     let v = ctx.version;
     if m != Method::StaticDrift && ctx.is_static {
         return Some(Blocked::StaticNodePool);
@@ -941,7 +1096,7 @@ fn method_block(m: Method, f: &NodeFacts, n: &StateNode, ctx: &PoolContext<'_>) 
                 Some(Blocked::PolicyExcludes {
                     policy: ctx.policy.clone(),
                 })
-            } else if let Some(label) = n.missing_label {
+            } else if let Some(label) = missing_label {
                 Some(Blocked::MissingLabel {
                     label: label.to_string(),
                 })
@@ -996,5 +1151,46 @@ fn facts(n: &StateNode, ctx: &PoolContext<'_>) -> NodeFacts {
             .is_some_and(|c| timing::expired(expire_after, c, ctx.at)),
         disruption_cost: all_cost * lifetime,
         savings_ratio: n.price / (1.0 + resched_cost),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn node_names_share_a_table_and_serialise_as_strings() {
+        let names = NodeName::table(vec!["b".into(), "a".into()]);
+        assert_eq!(names.len(), 2);
+        assert_eq!(names[0], "b");
+        assert!(names[1] < names[0]);
+        assert_eq!(names[1], NodeName::from("a"));
+        assert_eq!(
+            serde_json::to_string(&names).ok(),
+            Some(r#"["b","a"]"#.into())
+        );
+        assert_eq!(format!("{:?}", names[0]), r#""b""#);
+    }
+
+    #[test]
+    fn name_ranks_follow_name_order_with_ties_shared() {
+        let facts: Vec<NodeFacts> = ["n2", "n1", "n2", "n0"]
+            .iter()
+            .map(|n| NodeFacts {
+                node: NodeName::from(*n),
+                node_claim: None,
+                graceful_blocked: None,
+                eventual_blocked: None,
+                empty: false,
+                drifted: false,
+                consolidatable: false,
+                consolidatable_at: None,
+                expires_at: None,
+                expired: false,
+                disruption_cost: 0.0,
+                savings_ratio: 0.0,
+            })
+            .collect();
+        assert_eq!(name_ranks(&facts), vec![2, 1, 2, 0]);
     }
 }

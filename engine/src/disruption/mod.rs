@@ -22,7 +22,7 @@ use crate::model::disruption::{
     Budget, K8sNode, NodeClaim, NodeCountsSpec, NodePool, Pod, PodDisruptionBudget,
 };
 use budget::{NodeCounts, Reason, RuntimeBudget};
-use candidates::{Pdbs, PoolContext, StateNode};
+use candidates::{NodeName, Pdbs, PoolContext, StateNode};
 use chrono::{DateTime, Duration, Utc};
 use report::{ActiveBudget, BudgetState, NodePoolResult, NodesSummary};
 use serde::Deserialize;
@@ -368,6 +368,11 @@ fn state_nodes(
         }
     }
     out.sort_by(|a, b| a.name.cmp(&b.name));
+    // One shared table for the names every evaluation lists again and again.
+    let names = NodeName::table(out.iter().map(|n| Box::from(n.name.as_str())).collect());
+    for (n, name) in out.iter_mut().zip(names) {
+        n.name = name;
+    }
     out
 }
 

@@ -21,6 +21,7 @@ use crate::model::rollout::{
     UpdateRunProperties, UpdateRunStrategy,
 };
 use std::collections::{BTreeMap, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// Name of the cluster-upgrade maintenance configuration (R-AZ-32).
 pub const AUTO_UPGRADE_SCHEDULE: &str = "aksManagedAutoUpgradeSchedule";
@@ -576,15 +577,52 @@ fn pools_of(m: &FleetMember<'_>) -> MemberPools {
     }
 }
 
-struct WindowTable {
+struct WindowTable<'m> {
     lists: Vec<Vec<Window>>,
-    by_config: HashMap<MaintenanceWindow, Option<usize>>,
+    /// Expanded once per distinct configuration (fleets repeat a few schedules).
+    by_config: HashMap<&'m MaintenanceWindow, Option<usize>, BuildHasherDefault<FxHasher>>,
 }
 
-fn member_windows(
-    m: &FleetMember<'_>,
+/// The multiply-rotate hash rustc uses for its own tables: a window configuration is a handful
+/// of short strings, which SipHash (built for untrusted keys) makes the most expensive part
+/// of the lookup, once per member.
+#[derive(Default)]
+struct FxHasher(u64);
+
+impl FxHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let word = chunk
+                .iter()
+                .enumerate()
+                .fold(0u64, |w, (i, b)| w | (u64::from(*b) << (8 * i)));
+            self.add(word);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.add(n);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.add(n as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+fn member_windows<'m>(
+    m: &'m FleetMember<'_>,
     schedule: &str,
-    table: &mut WindowTable,
+    table: &mut WindowTable<'m>,
     from: i64,
     to: i64,
     ctx: &mut Ctx,
@@ -612,7 +650,7 @@ fn member_windows(
                 None
             }
         };
-        table.by_config.insert(w.clone(), idx);
+        table.by_config.insert(w, idx);
         return idx;
     }
     let mut list = Vec::new();
@@ -678,6 +716,7 @@ fn duration_of(
 
 fn reason_for_upgrade(
     spec: &RunSpec<'_>,
+    target_version: Option<channels::Version>,
     m: &FleetMember<'_>,
     images: Option<&node_image::ImageSelectionResult>,
 ) -> (Option<MemberReason>, Option<MemberReason>) {
@@ -717,10 +756,7 @@ fn reason_for_upgrade(
             if !spec.check_rejections {
                 return (None, None);
             }
-            let (Some(t), Some(c)) = (
-                channels::Version::parse(target),
-                channels::Version::parse(cp),
-            ) else {
+            let (Some(t), Some(c)) = (target_version, channels::Version::parse(cp)) else {
                 return (None, None);
             };
             if t < c {
@@ -877,9 +913,11 @@ fn plan_run(
     };
     let mut table = WindowTable {
         lists: Vec::new(),
-        by_config: HashMap::new(),
+        by_config: HashMap::default(),
     };
     let from = start.min(at) - 2 * 86_400;
+    // Parsed once for every member's version checks.
+    let target_version = spec.target.as_deref().and_then(channels::Version::parse);
     let mut plan = SimPlan::default();
     let mut member_docs: Vec<&FleetMember<'_>> = Vec::new();
     for (i, st) in strategy.stages.iter().enumerate() {
@@ -890,7 +928,7 @@ fn plan_run(
                 let windows = member_windows(m, schedule, &mut table, from, horizon_end, ctx);
                 let duration =
                     duration_of(&m.name, m.duration.as_deref(), opts, 3600, Some(m.doc), ctx);
-                let (skip, reject) = reason_for_upgrade(spec, m, images.as_ref());
+                let (skip, reject) = reason_for_upgrade(spec, target_version, m, images.as_ref());
                 idxs.push(plan.members.len());
                 plan.members.push(SimMember {
                     name: m.name.clone(),
@@ -974,20 +1012,31 @@ fn assemble(
             *s = k;
         }
     }
+    // Each member's bucket at `at`, once (the sort below asks for it many times).
+    let buckets: Vec<maintenance::Bucket> =
+        plan.members
+            .iter()
+            .map(|member| {
+                let w = member
+                    .windows
+                    .and_then(|i| plan.windows.get(i))
+                    .map(Vec::as_slice);
+                let pending = opts.pending.contains(&member.name)
+                    || opts.events.iter().any(
+                        |e| matches!(e, WhatIf::Pending { member: p, .. } if *p == member.name),
+                    );
+                if pending {
+                    maintenance::Bucket::Closed(None)
+                } else {
+                    maintenance::bucket(w, at, opts.azure.four_hour_boundary_inclusive)
+                }
+            })
+            .collect();
     let bucket_at = |m: usize| {
-        let w = plan.members[m]
-            .windows
-            .and_then(|i| plan.windows.get(i))
-            .map(Vec::as_slice);
-        let pending = opts.pending.contains(&plan.members[m].name)
-            || opts.events.iter().any(
-                |e| matches!(e, WhatIf::Pending { member, .. } if *member == plan.members[m].name),
-            );
-        if pending {
-            maintenance::Bucket::Closed(None)
-        } else {
-            maintenance::bucket(w, at, opts.azure.four_hour_boundary_inclusive)
-        }
+        buckets
+            .get(m)
+            .copied()
+            .unwrap_or(maintenance::Bucket::NoWindow)
     };
     let mut stages = Vec::new();
     let mut flat = 0usize;
@@ -1071,13 +1120,14 @@ fn assemble(
             deletion: false,
         });
     }
-    let member_stage: Vec<String> = {
-        let mut v = vec![String::new(); plan.members.len()];
+    // Each member's stage name, borrowed (cloned once per timeline entry, not per member).
+    let member_stage: Vec<&str> = {
+        let mut v = vec![""; plan.members.len()];
         for st in &plan.stages {
             for g in &st.groups {
                 for &m in &g.members {
                     if let Some(x) = v.get_mut(m) {
-                        *x = st.name.clone();
+                        *x = st.name.as_str();
                     }
                 }
             }
@@ -1091,7 +1141,7 @@ fn assemble(
             let (name, stage) = match c.subject {
                 Subject::Member => (
                     plan.members[c.index].name.clone(),
-                    Some(member_stage[c.index].clone()),
+                    Some(member_stage[c.index].to_string()),
                 ),
                 Subject::Group => {
                     let (g, s) = group_names.get(c.index).cloned().unwrap_or_default();

@@ -327,6 +327,14 @@ struct Sim<'a> {
     m_reason: Vec<Option<MemberReason>>,
     m_fail: Vec<Option<Option<i64>>>,
     m_pending: Vec<bool>,
+    /// Per member: its window list (copied out of the plan so the pick loop stays in cache).
+    m_windows: Vec<Option<usize>>,
+    /// Per member: skipped when reached.
+    m_skip: Vec<bool>,
+    /// Per member: the bucket last computed and the instant until which it holds.
+    m_bucket: Vec<(Bucket, i64)>,
+    /// Per pick: the candidates' keys and buckets at the pick's instant.
+    scratch: Vec<((u8, i64, usize), Bucket)>,
     g_counts: Vec<Counts>,
     g_state: Vec<State>,
     g_user_skipped: Vec<bool>,
@@ -334,6 +342,16 @@ struct Sim<'a> {
     g_frozen: Vec<bool>,
     g_frozen_pos: Vec<Option<usize>>,
     g_cands: Vec<Vec<usize>>,
+    /// Per group (buckets re-evaluated at each pick): candidates whose bucket may let them
+    /// start or whose window opens within 4 h, checked at every pick.
+    g_awake: Vec<Vec<usize>>,
+    /// Per group: candidates in bucket 4 (closed), by the instant their bucket can change,
+    /// with their next window start (`i64::MAX` = none); left alone until then.
+    g_dormant: Vec<BinaryHeap<Reverse<(i64, i64, usize)>>>,
+    /// Per member: position in its group (the order in which a walk marks members).
+    m_pos: Vec<usize>,
+    /// Per pick: the awake candidates with their keys and buckets.
+    live: Vec<((u8, i64, usize), Bucket, usize)>,
     g_quiet_until: Vec<i64>,
     m_ptr: Vec<usize>,
     s_state: Vec<State>,
@@ -405,6 +423,10 @@ pub fn simulate(
         m_reason: vec![None; nm],
         m_fail: vec![None; nm],
         m_pending: vec![false; nm],
+        m_windows: plan.members.iter().map(|m| m.windows).collect(),
+        m_skip: plan.members.iter().map(|m| m.skip.is_some()).collect(),
+        m_bucket: vec![(Bucket::NoWindow, i64::MIN); nm],
+        scratch: Vec::new(),
         g_counts,
         g_state: vec![State::NotStarted; ng],
         g_user_skipped: vec![false; ng],
@@ -418,6 +440,26 @@ pub fn simulate(
                     .unwrap_or_default()
             })
             .collect(),
+        g_awake: (0..ng)
+            .map(|gi| {
+                flat_group(plan, &g_stage_c, &g_first_c, gi)
+                    .map(|g| g.members.clone())
+                    .unwrap_or_default()
+            })
+            .collect(),
+        g_dormant: vec![BinaryHeap::new(); ng],
+        m_pos: {
+            let mut pos = vec![0; nm];
+            for g in plan.stages.iter().flat_map(|s| &s.groups) {
+                for (k, &m) in g.members.iter().enumerate() {
+                    if let Some(slot) = pos.get_mut(m) {
+                        *slot = k;
+                    }
+                }
+            }
+            pos
+        },
+        live: Vec::new(),
         g_quiet_until: vec![i64::MIN; ng],
         m_ptr: vec![0; nm],
         s_state: vec![State::NotStarted; ns],
@@ -731,35 +773,50 @@ impl<'a> Sim<'a> {
 
     /// Bucket at `t` using the member's window cursor (the clock never goes back).
     fn bucket_now(&mut self, m: usize, t: i64) -> Bucket {
+        self.bucket_until(m, t).0
+    }
+
+    /// Bucket at `t` and the instant until which it holds (a window opens or closes, or comes
+    /// within 4 h); cached per member for that long.
+    fn bucket_until(&mut self, m: usize, t: i64) -> (Bucket, i64) {
         if self.m_pending[m] {
-            return Bucket::Closed(None);
+            return (Bucket::Closed(None), i64::MAX);
         }
-        let Some(ws) = self.plan.members[m]
-            .windows
-            .and_then(|i| self.plan.windows.get(i))
-        else {
-            return Bucket::NoWindow;
+        let Some(ws) = self.m_windows[m].and_then(|i| self.plan.windows.get(i)) else {
+            return (Bucket::NoWindow, i64::MAX);
         };
+        let cached = self.m_bucket[m];
+        if t < cached.1 {
+            return cached;
+        }
         let p = &mut self.m_ptr[m];
         while ws.get(*p).is_some_and(|w| w.end <= t) {
             *p += 1;
         }
-        let Some(w) = ws.get(*p) else {
-            return Bucket::Closed(None);
+        let four = super::maintenance::FOUR_HOURS;
+        let out = match ws.get(*p) {
+            None => (Bucket::Closed(None), i64::MAX),
+            Some(w) if w.start <= t => (Bucket::Open, w.end),
+            Some(w) => {
+                let soon = if self.opts.four_hour_boundary_inclusive {
+                    w.start <= t.saturating_add(four)
+                } else {
+                    w.start < t.saturating_add(four)
+                };
+                if soon {
+                    (Bucket::OpensSoon(w.start), w.start)
+                } else if self.opts.four_hour_boundary_inclusive {
+                    (Bucket::Closed(Some(w.start)), w.start.saturating_sub(four))
+                } else {
+                    (
+                        Bucket::Closed(Some(w.start)),
+                        w.start.saturating_sub(four).saturating_add(1),
+                    )
+                }
+            }
         };
-        if w.start <= t {
-            return Bucket::Open;
-        }
-        let soon = if self.opts.four_hour_boundary_inclusive {
-            w.start <= t + super::maintenance::FOUR_HOURS
-        } else {
-            w.start < t + super::maintenance::FOUR_HOURS
-        };
-        if soon {
-            Bucket::OpensSoon(w.start)
-        } else {
-            Bucket::Closed(Some(w.start))
-        }
+        self.m_bucket[m] = out;
+        out
     }
 
     fn key(&self, m: usize, b: Bucket) -> (u8, i64, usize) {
@@ -787,6 +844,10 @@ impl<'a> Sim<'a> {
             return;
         }
         let concurrency = group.concurrency.max(1);
+        if self.opts.reevaluate_buckets_each_pick {
+            self.pick_live(gi, t, concurrency);
+            return;
+        }
         let mut cands = std::mem::take(&mut self.g_cands[gi]);
         if !self.opts.reevaluate_buckets_each_pick && !self.g_frozen[gi] {
             let mut order: Vec<(u8, i64, usize)> = Vec::with_capacity(cands.len());
@@ -802,17 +863,25 @@ impl<'a> Sim<'a> {
             }
             self.g_frozen[gi] = true;
         }
+        // Buckets do not change during a pick (the clock stands still and a bucket does not
+        // depend on member states), so each candidate's key is computed once.
+        let mut scratch = std::mem::take(&mut self.scratch);
+        scratch.clear();
+        if self.g_counts[gi].running < concurrency {
+            for &m in &cands {
+                let b = self.bucket_now(m, t);
+                scratch.push((self.key(m, b), b));
+            }
+        }
         let mut min_next = i64::MAX;
         while self.g_counts[gi].running < concurrency {
             let mut best: Option<((u8, i64, usize), usize)> = None;
             min_next = i64::MAX;
-            for &m in &cands {
+            for (&m, &(k, b)) in cands.iter().zip(&scratch) {
                 if !matches!(self.m_state[m], State::NotStarted | State::Pending) {
                     continue;
                 }
-                let b = self.bucket_now(m, t);
-                if b.can_start() && self.plan.members[m].skip.is_none() {
-                    let k = self.key(m, b);
+                if b.can_start() && !self.m_skip[m] {
                     if best.is_none_or(|(bk, _)| k < bk) {
                         best = Some((k, m));
                     }
@@ -820,12 +889,11 @@ impl<'a> Sim<'a> {
                     min_next = min_next.min(n);
                 }
             }
-            for &m in &cands {
+            for (&m, &(k, _)) in cands.iter().zip(&scratch) {
                 if !matches!(self.m_state[m], State::NotStarted | State::Pending) {
                     continue;
                 }
-                let b = self.bucket_now(m, t);
-                let before = best.is_none_or(|(bk, _)| self.key(m, b) < bk);
+                let before = best.is_none_or(|(bk, _)| k < bk);
                 if !before {
                     continue;
                 }
@@ -840,25 +908,147 @@ impl<'a> Sim<'a> {
                 self.g_quiet_until[gi] = min_next;
                 break;
             };
-            self.m_start[m] = Some(t);
-            let d = self.plan.members[m].duration.max(0);
-            let mut end = if self.plan.members[m].reject.is_some() {
-                t
+            self.start_member(m, t);
+        }
+        self.scratch = scratch;
+        cands.retain(|&m| matches!(self.m_state[m], State::NotStarted | State::Pending));
+        self.sleep(gi, t, concurrency, min_next);
+        self.g_cands[gi] = cands;
+    }
+
+    /// [`Sim::pick`] with buckets re-evaluated at each pick, without walking every candidate:
+    /// a member in bucket 4 stays there until its window comes within 4 h, so it waits in the
+    /// group's dormant heap until then and only contributes its window start meanwhile. The
+    /// outcome (who starts, who is marked, in which order, when the group wakes) is the full
+    /// walk's.
+    fn pick_live(&mut self, gi: usize, t: i64, concurrency: usize) {
+        if self.g_counts[gi].running >= concurrency {
+            return;
+        }
+        let mut awake = std::mem::take(&mut self.g_awake[gi]);
+        let mut dormant = std::mem::take(&mut self.g_dormant[gi]);
+        while let Some(Reverse((until, _, m))) = dormant.peek().copied() {
+            if until > t {
+                break;
+            }
+            dormant.pop();
+            awake.push(m);
+        }
+        let mut live = std::mem::take(&mut self.live);
+        live.clear();
+        let mut still = Vec::with_capacity(awake.len());
+        for m in awake {
+            if !matches!(self.m_state[m], State::NotStarted | State::Pending) {
+                continue;
+            }
+            let (b, until) = self.bucket_until(m, t);
+            if let Bucket::Closed(next) = b {
+                dormant.push(Reverse((until, next.unwrap_or(i64::MAX), m)));
             } else {
-                t + d
-            };
-            if let Some(Some(ft)) = self.m_fail[m] {
-                if ft > t && ft < end {
-                    end = ft;
+                live.push((self.key(m, b), b, m));
+                still.push(m);
+            }
+        }
+        let mut min_next = i64::MAX;
+        let mut marked: Vec<usize> = Vec::new();
+        while self.g_counts[gi].running < concurrency {
+            let mut best: Option<((u8, i64, usize), usize)> = None;
+            min_next = i64::MAX;
+            for &(k, b, m) in &live {
+                if !matches!(self.m_state[m], State::NotStarted | State::Pending) {
+                    continue;
+                }
+                if b.can_start() && !self.m_skip[m] {
+                    if best.is_none_or(|(bk, _)| k < bk) {
+                        best = Some((k, m));
+                    }
+                } else if let Some(n) = b.next_start() {
+                    min_next = min_next.min(n);
                 }
             }
-            self.m_planned_end[m] = Some(end);
-            self.set_member(m, State::Running, t);
-            self.start_order.push(m);
-            self.push(end, Ev::MemberEnd(m));
+            // Dormant members only add their window start (members that left the group's
+            // walk since are dropped from the top).
+            while let Some(Reverse((_, _, m))) = dormant.peek().copied() {
+                if matches!(self.m_state[m], State::NotStarted | State::Pending) {
+                    break;
+                }
+                dormant.pop();
+            }
+            if let Some(Reverse((_, next, _))) = dormant.peek() {
+                min_next = min_next.min(*next);
+            }
+            let Some((bk, m)) = best else {
+                // Everyone left is marked, in group order: dormant members too.
+                if self.g_counts[gi].not_started > 0 {
+                    self.mark_all(gi, t);
+                }
+                self.g_quiet_until[gi] = min_next;
+                break;
+            };
+            // Bucket-4 keys come after every startable key, so only awake members precede.
+            marked.clear();
+            marked.extend(
+                live.iter()
+                    .filter(|(k, _, m)| {
+                        k < &bk && matches!(self.m_state[*m], State::NotStarted | State::Pending)
+                    })
+                    .map(|(_, _, m)| *m),
+            );
+            marked.sort_by_key(|&m| self.m_pos[m]);
+            for &x in &marked {
+                self.mark(x, t);
+            }
+            self.start_member(m, t);
         }
+        self.live = live;
+        self.g_awake[gi] = still;
+        self.g_dormant[gi] = dormant;
+        self.sleep(gi, t, concurrency, min_next);
+    }
+
+    /// A walk passing over a member that cannot start: skipped if it is to be skipped, else
+    /// Pending.
+    fn mark(&mut self, m: usize, t: i64) {
+        if let Some(reason) = self.plan.members[m].skip.clone() {
+            self.m_reason[m] = Some(reason);
+            self.set_member(m, State::Skipped, t);
+        } else if self.m_state[m] == State::NotStarted {
+            self.set_member(m, State::Pending, t);
+        }
+    }
+
+    /// A walk that found nobody to start marks every waiting member, in group order.
+    fn mark_all(&mut self, gi: usize, t: i64) {
+        let mut cands = std::mem::take(&mut self.g_cands[gi]);
         cands.retain(|&m| matches!(self.m_state[m], State::NotStarted | State::Pending));
-        // Sleep until the earliest window opening among Pending members.
+        for &m in &cands {
+            self.mark(m, t);
+        }
+        self.g_cands[gi] = cands;
+    }
+
+    /// Starts member `m` at `t`.
+    fn start_member(&mut self, m: usize, t: i64) {
+        self.m_start[m] = Some(t);
+        let d = self.plan.members[m].duration.max(0);
+        let mut end = if self.plan.members[m].reject.is_some() {
+            t
+        } else {
+            t + d
+        };
+        if let Some(Some(ft)) = self.m_fail[m] {
+            if ft > t && ft < end {
+                end = ft;
+            }
+        }
+        self.m_planned_end[m] = Some(end);
+        self.set_member(m, State::Running, t);
+        self.start_order.push(m);
+        self.push(end, Ev::MemberEnd(m));
+    }
+
+    /// Sleeps the group until the earliest window opening among its waiting members.
+    fn sleep(&mut self, gi: usize, t: i64, concurrency: usize, min_next: i64) {
         if self.g_counts[gi].running < concurrency
             && min_next != i64::MAX
             && min_next > t
@@ -867,7 +1057,6 @@ impl<'a> Sim<'a> {
             self.g_wake[gi] = Some(min_next);
             self.push(min_next, Ev::GroupWake(gi));
         }
-        self.g_cands[gi] = cands;
     }
 
     /// Recomputes the current stage's groups, the stage, and the run; advances stages.
@@ -1105,4 +1294,66 @@ pub fn propagate(input: &StatesInput, opts: &AzureOptions) -> StatesOutput {
     let any_running = out.members.values().any(|s| *s == State::Running);
     out.run = run_state(&stage_states, true, false, any_running, opts);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn member(name: &str, windows: Option<usize>) -> SimMember {
+        SimMember {
+            name: name.into(),
+            windows,
+            duration: 3600,
+            skip: None,
+            reject: None,
+        }
+    }
+
+    /// A closed-window member waits outside the walk (dormant) and still starts the moment
+    /// its window opens; one opening soon is marked Pending before a no-window member starts.
+    #[test]
+    fn dormant_members_wake_when_their_window_opens() {
+        let h = 3600;
+        let plan = SimPlan {
+            stages: vec![SimStage {
+                name: "s".into(),
+                wait_seconds: 0,
+                groups: vec![SimGroup {
+                    name: "g".into(),
+                    concurrency: 1,
+                    members: vec![0, 1, 2],
+                }],
+            }],
+            members: vec![
+                member("a", Some(0)),
+                member("b", None),
+                member("c", Some(1)),
+            ],
+            windows: vec![
+                vec![Window {
+                    start: 10 * h,
+                    end: 14 * h,
+                }],
+                vec![Window {
+                    start: 2 * h,
+                    end: 6 * h,
+                }],
+            ],
+        };
+        let r = simulate(&plan, 0, &[], &AzureOptions::default(), 100 * h);
+        let starts: Vec<Option<i64>> = r.members.iter().map(|m| m.1).collect();
+        assert_eq!(starts, vec![Some(10 * h), Some(0), Some(2 * h)]);
+        assert_eq!(r.start_order, vec![1, 2, 0]);
+        // "c" (bucket 2) is marked Pending before "b" (bucket 3) starts; "a" only once the
+        // walk finds nobody to start.
+        let pending: Vec<(i64, usize)> = r
+            .timeline
+            .iter()
+            .filter(|c| c.subject == Subject::Member && c.state == State::Pending)
+            .map(|c| (c.at, c.index))
+            .collect();
+        assert_eq!(pending, vec![(0, 2), (h, 0)]);
+        assert_eq!(r.run.0, State::Completed);
+    }
 }

@@ -333,31 +333,42 @@ pub fn compute_stages(
     selected: &BTreeSet<String>,
     to_delete: &BTreeSet<String>,
 ) -> Result<(Vec<ComputedStage>, Vec<String>), String> {
-    let mut seen: BTreeSet<&str> = BTreeSet::new();
     let mut out = Vec::new();
     let mut sorted: Vec<&ClusterView> = clusters.iter().collect();
     sorted.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
     sorted.dedup_by(|a, b| a.name == b.name);
+    // The scheduled clusters, once (both lists are in byte order: one merge, no lookups).
+    let mut wanted = selected.iter().peekable();
+    sorted.retain(|c| {
+        while wanted
+            .next_if(|s| s.as_bytes() < c.name.as_bytes())
+            .is_some()
+        {}
+        wanted.peek().is_some_and(|s| **s == c.name)
+    });
+    // Per scheduled cluster: already placed in a stage.
+    let mut seen = vec![false; sorted.len()];
     for s in stages {
         let matched: Vec<&ClusterView> = match &s.label_selector {
             None => Vec::new(),
             Some(sel) => {
                 let sel = compile(sel)?;
-                sorted
-                    .iter()
-                    .copied()
-                    .filter(|c| selected.contains(&c.name) && sel.matches(&c.labels))
-                    .collect()
+                let mut matched = Vec::new();
+                for (c, placed) in sorted.iter().zip(seen.iter_mut()) {
+                    if !sel.matches(&c.labels) {
+                        continue;
+                    }
+                    if std::mem::replace(placed, true) {
+                        return Err(format!(
+                            "cluster `{}` appears in more than one stages",
+                            c.name
+                        ));
+                    }
+                    matched.push(*c);
+                }
+                matched
             }
         };
-        for c in &matched {
-            if !seen.insert(c.name.as_str()) {
-                return Err(format!(
-                    "cluster `{}` appears in more than one stages",
-                    c.name
-                ));
-            }
-        }
         let names = match &s.sorting_label_key {
             None => matched.iter().map(|c| c.name.clone()).collect(),
             Some(key) => {
@@ -384,9 +395,19 @@ pub fn compute_stages(
             clusters: names,
         });
     }
+    // Scheduled clusters in no stage (or without a MemberCluster), in name order.
+    let mut placed = sorted.iter().zip(&seen).peekable();
     let missing: Vec<&String> = selected
         .iter()
-        .filter(|c| !seen.contains(c.as_str()))
+        .filter(|name| {
+            while placed
+                .next_if(|(c, _)| c.name.as_bytes() < name.as_bytes())
+                .is_some()
+            {}
+            !placed
+                .peek()
+                .is_some_and(|(c, done)| c.name == **name && **done)
+        })
         .collect();
     if !missing.is_empty() {
         let shown: Vec<&str> = missing.iter().take(10).map(|s| s.as_str()).collect();
@@ -553,7 +574,12 @@ struct Exec<'a> {
 pub fn execute(stages: &[ExecStage], p: &ExecParams<'_>) -> KfResult {
     let n = stages.len();
     let mut cluster_index = BTreeMap::new();
-    for (si, s) in stages.iter().enumerate() {
+    // Only what-ifs that name a cluster need the name index.
+    let named = p
+        .events
+        .iter()
+        .any(|e| matches!(e, KfEvent::Condition(..) | KfEvent::Preempt(..)));
+    for (si, s) in stages.iter().enumerate().filter(|_| named) {
         for (ci, c) in s.clusters.iter().enumerate() {
             cluster_index.entry(c.as_str()).or_insert((si, ci));
         }
@@ -849,10 +875,9 @@ impl<'a> Exec<'a> {
         self.failed = true;
     }
 
+    /// Clusters of stage `s` running now (kept by [`Exec::set_cluster`], not counted).
     fn in_flight(&self, s: usize) -> usize {
-        self.c_state
-            .get(s)
-            .map_or(0, |v| v.iter().filter(|x| **x == State::Running).count())
+        self.inflight.get(s).copied().unwrap_or(0)
     }
 
     fn update_stop(&mut self, t: i64) {
