@@ -20,8 +20,8 @@ use crate::model::rollout::{
     FleetUpdateStrategyProperties, GroupField, MaintenanceWindow, ManagedClusterFacts,
     UpdateRunProperties, UpdateRunStrategy,
 };
+use rustc_hash::FxHashMap;
 use std::collections::{BTreeMap, HashMap};
-use std::hash::{BuildHasherDefault, Hasher};
 
 /// Name of the cluster-upgrade maintenance configuration (R-AZ-32).
 pub const AUTO_UPGRADE_SCHEDULE: &str = "aksManagedAutoUpgradeSchedule";
@@ -579,44 +579,10 @@ fn pools_of(m: &FleetMember<'_>) -> MemberPools {
 
 struct WindowTable<'m> {
     lists: Vec<Vec<Window>>,
-    /// Expanded once per distinct configuration (fleets repeat a few schedules).
-    by_config: HashMap<&'m MaintenanceWindow, Option<usize>, BuildHasherDefault<FxHasher>>,
-}
-
-/// The multiply-rotate hash rustc uses for its own tables: a window configuration is a handful
-/// of short strings, which SipHash (built for untrusted keys) makes the most expensive part
-/// of the lookup, once per member.
-#[derive(Default)]
-struct FxHasher(u64);
-
-impl FxHasher {
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
-}
-
-impl Hasher for FxHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let word = chunk
-                .iter()
-                .enumerate()
-                .fold(0u64, |w, (i, b)| w | (u64::from(*b) << (8 * i)));
-            self.add(word);
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.add(n);
-    }
-
-    fn write_usize(&mut self, n: usize) {
-        self.add(n as u64);
-    }
-
-    fn finish(&self) -> u64 {
-        self.0
-    }
+    /// Expanded once per distinct configuration (fleets repeat a few schedules). Keyed with
+    /// rustc's Fx hash: a configuration is a handful of short strings, which SipHash (built
+    /// for untrusted keys) made the most expensive part of each member's lookup.
+    by_config: FxHashMap<&'m MaintenanceWindow, Option<usize>>,
 }
 
 fn member_windows<'m>(
