@@ -10,7 +10,7 @@ use super::report::{
 use super::spread::{self, Spread};
 use super::{status, taints, CycleError};
 use crate::model::placement::Toleration;
-use std::cmp::Ordering;
+use std::cmp::{Ordering, Reverse};
 
 /// At most this many unselected decisions are written (`maxUnselectedClusterDecisionCount`).
 const MAX_UNSELECTED_DECISIONS: usize = 20;
@@ -92,13 +92,6 @@ enum Static {
     Affinity,
     Ineligible,
     Taint(usize),
-}
-
-/// Why a cluster was filtered in a cycle (explained only for the final one).
-#[derive(Debug, Clone, Copy)]
-enum Rejected {
-    Static(Static),
-    Spread(usize),
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -189,20 +182,34 @@ fn name(fleet: &Fleet, i: usize) -> String {
 }
 
 fn held_decision(fleet: &Fleet, h: &Held) -> Decision {
-    let cluster = name(fleet, h.cluster);
+    let cluster = fleet.name_of(h.cluster);
     match h.score {
         Some(s) => Decision {
-            reason: status::picked(&cluster, s.affinity_score, s.topology_spread_score),
-            cluster_name: cluster,
+            cluster_name: cluster.to_string(),
+            reason: status::picked(cluster, s.affinity_score, s.topology_spread_score),
             selected: true,
             cluster_score: Some(s),
         },
         None => Decision {
-            reason: status::picked_fixed(&cluster),
-            cluster_name: cluster,
+            cluster_name: cluster.to_string(),
+            reason: status::picked_fixed(cluster),
             selected: true,
             cluster_score: None,
         },
+    }
+}
+
+/// A picked cluster's decision.
+fn picked_decision(fleet: &Fleet, i: usize, affinity: i32, topology: i32) -> Decision {
+    let cluster = fleet.name_of(i);
+    Decision {
+        cluster_name: cluster.to_string(),
+        reason: status::picked(cluster, affinity, topology),
+        selected: true,
+        cluster_score: Some(ClusterScore {
+            affinity_score: affinity,
+            topology_spread_score: topology,
+        }),
     }
 }
 
@@ -210,13 +217,17 @@ fn held_decision(fleet: &Fleet, h: &Held) -> Decision {
 fn static_filter(fleet: &Fleet, policy: &Policy) -> Result<Vec<Static>, CycleError> {
     let check_affinity = !policy.required.is_empty();
     let mut out = Vec::with_capacity(fleet.len());
-    for c in &fleet.clusters {
-        if check_affinity && !policy.required.passes(c)? {
+    for (i, c) in fleet.clusters.iter().enumerate() {
+        if check_affinity && !policy.required.passes(fleet, i)? {
             out.push(Static::Affinity);
             continue;
         }
-        if c.eligibility.is_err() {
+        if !fleet.index.eligible(i) {
             out.push(Static::Ineligible);
+            continue;
+        }
+        if !fleet.index.tainted(i) {
+            out.push(Static::Pass);
             continue;
         }
         match taints::first_untolerated(&c.taints, &policy.tolerations) {
@@ -259,7 +270,7 @@ fn filtered_entry(fleet: &Fleet, policy: &Policy, i: usize, s: Static) -> Option
 fn make_filtered(cluster: String, explanation: FilterReason) -> Filtered {
     Filtered {
         cluster,
-        plugin: status::plugin(&explanation).to_string(),
+        plugin: status::plugin(&explanation),
         reason: status::filtered(&explanation),
         explanation,
     }
@@ -285,7 +296,11 @@ fn decisions(
                 affinity_score: p.affinity_score,
                 topology_spread_score: p.topology_spread_score,
             }),
-            reason: status::not_picked(&p.cluster, p.affinity_score, p.topology_spread_score),
+            reason: status::not_picked(
+                p.cluster.as_str().into(),
+                p.affinity_score,
+                p.topology_spread_score,
+            ),
         });
         slots -= 1;
     }
@@ -324,6 +339,13 @@ fn pick_all(
     let mut created = Vec::with_capacity(fleet.len());
     let mut patched = Vec::new();
     let mut repicked = vec![false; fleet.len()];
+    // Clusters whose binding is re-pointed (obsolete) or restored (unscheduled) when picked.
+    let mut rebound = vec![false; fleet.len()];
+    for &i in cls.obsolete.iter().chain(&cls.unscheduled) {
+        if let Some(x) = rebound.get_mut(i) {
+            *x = true;
+        }
+    }
     r.picked.reserve(fleet.len());
     for (i, s) in statics.iter().enumerate() {
         let is_current = current.get(i).copied().unwrap_or(false);
@@ -332,14 +354,9 @@ fn pick_all(
             continue;
         }
         if *s == Static::Pass {
-            let cluster = name(fleet, i);
-            let d = Decision {
-                reason: status::picked(&cluster, 0, 0),
-                cluster_name: cluster.clone(),
-                selected: true,
-                cluster_score: Some(ClusterScore::default()),
-            };
-            if cls.obsolete.contains(&i) || cls.unscheduled.contains(&i) {
+            let d = picked_decision(fleet, i, 0, 0);
+            let cluster = d.cluster_name.clone();
+            if rebound.get(i).copied().unwrap_or(false) {
                 patched.push(d);
             } else {
                 created.push(d);
@@ -438,10 +455,10 @@ fn pick_fixed(fleet: &Fleet, policy: &Policy, cls: &Classified, r: &mut Placemen
     let mut d: Vec<Decision> = valid
         .iter()
         .map(|&i| {
-            let cluster = name(fleet, i);
+            let cluster = fleet.name_of(i);
             Decision {
-                reason: status::picked_fixed(&cluster),
-                cluster_name: cluster,
+                cluster_name: cluster.to_string(),
+                reason: status::picked_fixed(cluster),
                 selected: true,
                 cluster_score: None,
             }
@@ -470,19 +487,27 @@ struct Scored {
     topology: i32,
     affinity: i32,
     obsolete: bool,
+    name_rank: u32,
 }
 
-/// Descending by (topology, affinity, obsolete), ties: the name sorting later first.
-fn rank(fleet: &Fleet, a: &Scored, b: &Scored) -> Ordering {
-    b.topology
-        .cmp(&a.topology)
-        .then(b.affinity.cmp(&a.affinity))
-        .then(b.obsolete.cmp(&a.obsolete))
-        .then_with(|| {
-            let na = fleet.clusters.get(a.cluster).map(|c| c.name.as_bytes());
-            let nb = fleet.clusters.get(b.cluster).map(|c| c.name.as_bytes());
-            nb.cmp(&na)
-        })
+impl Scored {
+    /// The scheduler's order as an integer key, best largest: (topology, affinity, obsolete)
+    /// descending, then the name sorting later first (fleet order is name order), then the
+    /// earlier cluster (a stable sort's order).
+    fn key(&self) -> (i32, i32, bool, u32, Reverse<usize>) {
+        (
+            self.topology,
+            self.affinity,
+            self.obsolete,
+            self.name_rank,
+            Reverse(self.cluster),
+        )
+    }
+}
+
+/// Best first.
+fn sort_best_first(v: &mut [Scored]) {
+    v.sort_unstable_by_key(|s| Reverse(s.key()));
 }
 
 /// `sortByClusterScoreAndName`: ascending; bindings without a score first; then name.
@@ -505,11 +530,11 @@ fn breakdown(
     ev: Option<&spread::Evaluation>,
     s: &Scored,
 ) -> Option<ScoreBreakdown> {
-    let c = fleet.clusters.get(s.cluster)?;
+    fleet.clusters.get(s.cluster)?;
     Some(ScoreBreakdown {
         affinity: policy
             .preferred
-            .breakdown(c, extremes)
+            .breakdown(fleet, s.cluster, extremes)
             .into_iter()
             .enumerate()
             .map(|(term, (weight, score, outcome))| TermScore {
@@ -581,7 +606,8 @@ fn pick_n(
     }
 
     let statics = static_filter(fleet, policy)?;
-    let mut current = vec![false; fleet.len()];
+    let len = fleet.len();
+    let mut current = vec![false; len];
     let mut current_list: Vec<usize> = Vec::new();
     for h in scheduled.iter().chain(&bound) {
         if let Some(c) = current.get_mut(h.cluster) {
@@ -591,15 +617,50 @@ fn pick_n(
             }
         }
     }
-    let mut obsolete_live = vec![false; fleet.len()];
+    let mut obsolete_live = vec![false; len];
     for &o in &cls.obsolete {
         if let Some(x) = obsolete_live.get_mut(o) {
             *x = true;
         }
     }
-    let unscheduled_set: Vec<usize> = cls.unscheduled.clone();
-    let mut extremes: Option<Vec<Option<Extremes>>> = None;
-    let mut affinity_cache: Vec<Option<Result<i32, CycleError>>> = vec![None; fleet.len()];
+    let mut restored = vec![false; len];
+    for &u in &cls.unscheduled {
+        if let Some(x) = restored.get_mut(u) {
+            *x = true;
+        }
+    }
+    let is = |v: &[bool], i: usize| v.get(i).copied().unwrap_or(false);
+    // PreScore: min/max over the whole fleet (runs even without candidates).
+    let ex: Vec<Option<Extremes>> = if policy.preferred.is_empty() {
+        Vec::new()
+    } else {
+        policy.preferred.extremes(fleet)?
+    };
+    // The clusters every cycle considers: past the static filters and not selected. Their
+    // affinity scores do not change between cycles, so they are worked out once; a failed
+    // score aborts the first cycle in which its cluster is a candidate, as in the scheduler.
+    let mut pool: Vec<usize> = Vec::new();
+    let mut affinity = vec![0i32; len];
+    let mut failed: Vec<(usize, CycleError)> = Vec::new();
+    for (i, s) in statics.iter().enumerate() {
+        if *s != Static::Pass || is(&current, i) {
+            continue;
+        }
+        if !policy.preferred.is_empty() {
+            match policy.preferred.score(fleet, i, &ex) {
+                Ok(a) => {
+                    if let Some(x) = affinity.get_mut(i) {
+                        *x = a;
+                    }
+                }
+                Err(e) => {
+                    failed.push((i, e));
+                    continue;
+                }
+            }
+        }
+        pool.push(i);
+    }
     // Picks made by earlier cycles of this run: they are "scheduled" bindings now.
     let mut earlier: Vec<Decision> = Vec::new();
     let has_spread = !policy.spread.is_empty();
@@ -613,100 +674,71 @@ fn pick_n(
         } else {
             None
         };
-        // Filtered clusters are recorded cheaply and only explained for the final cycle.
-        let mut rejected: Vec<(usize, Rejected)> = Vec::new();
-        let mut candidates: Vec<Scored> = Vec::with_capacity(fleet.len());
-        for (i, s) in statics.iter().enumerate() {
-            let is_current = current.get(i).copied().unwrap_or(false);
-            if is_current && *s == Static::Pass {
-                // SamePlacementAntiAffinity: silently dropped, neither scored nor reported.
-                continue;
-            }
-            if *s != Static::Pass {
-                // A selected cluster that now fails an earlier filter is reported as filtered
-                // by that filter (its decision is skipped: it stays selected, §7.4).
-                rejected.push((i, Rejected::Static(*s)));
-                continue;
-            }
-            let topology = match ev.as_ref().map(|ev| policy.spread.outcome(ev, i)) {
-                Some(spread::Outcome::Violated(pos)) => {
-                    rejected.push((i, Rejected::Spread(pos)));
+        // The topology score of a candidate, `None` when a DoNotSchedule constraint filters it.
+        let topology_of = |i: usize| match ev.as_ref().map(|ev| policy.spread.outcome(ev, i)) {
+            Some(spread::Outcome::Violated(_)) => None,
+            Some(spread::Outcome::Score(t)) => Some(t),
+            None => Some(0),
+        };
+        let scored = |i: usize, topology: i32, obsolete_live: &[bool]| Scored {
+            cluster: i,
+            topology,
+            affinity: affinity.get(i).copied().unwrap_or(0),
+            obsolete: is(obsolete_live, i),
+            name_rank: fleet.name_rank(i),
+        };
+        if let Some((_, e)) = failed.iter().find(|(i, _)| topology_of(*i).is_some()) {
+            return Err(e.clone());
+        }
+        let mut picked_now: Vec<Scored> = Vec::new();
+        // The other candidates, best first (filled for the final cycle only).
+        let mut rest: Vec<Scored> = Vec::new();
+        if has_spread {
+            // One pick per cycle: the best candidate, without sorting.
+            let mut best: Option<Scored> = None;
+            for &i in &pool {
+                if is(&current, i) {
                     continue;
                 }
-                Some(spread::Outcome::Score(t)) => t,
-                None => 0,
-            };
-            candidates.push(Scored {
-                cluster: i,
-                topology,
-                affinity: 0,
-                obsolete: obsolete_live.get(i).copied().unwrap_or(false),
-            });
-        }
-        // PreScore: min/max over the whole fleet (runs even without candidates).
-        if extremes.is_none() {
-            extremes = Some(if policy.preferred.is_empty() {
-                Vec::new()
-            } else {
-                policy.preferred.extremes(fleet)?
-            });
-        }
-        let ex = extremes.as_deref().unwrap_or(&[]);
-        if !policy.preferred.is_empty() {
-            for cand in candidates.iter_mut() {
-                let slot = affinity_cache
-                    .get_mut(cand.cluster)
-                    .ok_or(CycleError::MissingNumberOfClusters)?;
-                if slot.is_none() {
-                    let c = &fleet.clusters[cand.cluster.min(fleet.len().saturating_sub(1))];
-                    *slot = Some(policy.preferred.score(c, ex));
-                }
-                match slot {
-                    Some(Ok(a)) => cand.affinity = *a,
-                    Some(Err(e)) => return Err(e.clone()),
-                    None => {}
+                let Some(t) = topology_of(i) else {
+                    continue;
+                };
+                let s = scored(i, t, &obsolete_live);
+                if best.is_none_or(|b| s.key() > b.key()) {
+                    best = Some(s);
                 }
             }
-        }
-        let k = desired.min(limit).min(candidates.len() as i64).max(0) as usize;
-        let picked_now: Vec<Scored>;
-        let mut rest: Vec<Scored>;
-        if k == 1 && has_spread {
-            let best = candidates
-                .iter()
-                .enumerate()
-                .min_by(|(_, a), (_, b)| rank(fleet, a, b))
-                .map(|(pos, _)| pos);
-            match best {
-                Some(pos) => {
-                    let b = candidates.swap_remove(pos);
-                    picked_now = vec![b];
-                }
-                None => picked_now = Vec::new(),
+            if desired >= 1 {
+                picked_now.extend(best);
             }
-            rest = candidates;
         } else {
-            candidates.sort_by(|a, b| rank(fleet, a, b));
+            let mut candidates: Vec<Scored> = pool
+                .iter()
+                .filter(|&&i| !is(&current, i))
+                .map(|&i| scored(i, 0, &obsolete_live))
+                .collect();
+            sort_best_first(&mut candidates);
+            let k = desired.min(limit).min(candidates.len() as i64).max(0) as usize;
             rest = candidates.split_off(k);
             picked_now = candidates;
+        }
+        let final_cycle = !(has_spread && desired > limit && picked_now.len() as i64 == limit);
+        if final_cycle && has_spread {
+            let picked_one = picked_now.first().map(|s| s.cluster);
+            rest = pool
+                .iter()
+                .filter(|&&i| !is(&current, i) && Some(i) != picked_one)
+                .filter_map(|&i| topology_of(i).map(|t| scored(i, t, &obsolete_live)))
+                .collect();
+            sort_best_first(&mut rest);
         }
         // Bindings: created, re-pointed (obsolete) or restored (unscheduled).
         let mut created = Vec::new();
         let mut patched = Vec::new();
         for s in &picked_now {
-            let cluster = name(fleet, s.cluster);
-            let d = Decision {
-                reason: status::picked(&cluster, s.affinity, s.topology),
-                cluster_name: cluster.clone(),
-                selected: true,
-                cluster_score: Some(ClusterScore {
-                    affinity_score: s.affinity,
-                    topology_spread_score: s.topology,
-                }),
-            };
-            if obsolete_live.get(s.cluster).copied().unwrap_or(false)
-                || unscheduled_set.contains(&s.cluster)
-            {
+            let d = picked_decision(fleet, s.cluster, s.affinity, s.topology);
+            let cluster = d.cluster_name.clone();
+            if is(&obsolete_live, s.cluster) || is(&restored, s.cluster) {
                 patched.push(d);
             } else {
                 created.push(d);
@@ -715,7 +747,7 @@ fn pick_n(
                 cluster,
                 affinity_score: s.affinity,
                 topology_spread_score: s.topology,
-                score_breakdown: breakdown(fleet, policy, ex, ev.as_ref(), s),
+                score_breakdown: breakdown(fleet, policy, &ex, ev.as_ref(), s),
             });
             if let Some(c) = current.get_mut(s.cluster) {
                 *c = true;
@@ -726,22 +758,20 @@ fn pick_n(
             }
         }
         // Obsolete bindings not picked in this cycle are released now.
-        for (i, live) in obsolete_live.iter_mut().enumerate() {
-            if *live {
-                *live = false;
-                r.unscheduled.push(name(fleet, i));
+        for &o in &cls.obsolete {
+            if let Some(live) = obsolete_live.get_mut(o) {
+                if *live {
+                    *live = false;
+                    r.unscheduled.push(name(fleet, o));
+                }
             }
         }
-        let bindings_touched = (created.len() + patched.len()) as i64;
-        if has_spread && desired > limit && bindings_touched == limit {
+        if !final_cycle {
             earlier.extend(created);
             earlier.extend(patched);
             continue;
         }
         // Final cycle: write the status.
-        if has_spread {
-            rest.sort_by(|a, b| rank(fleet, a, b));
-        }
         // Breakdowns for the best not-picked clusters only (those the decisions list): a
         // 10k-cluster fleet would otherwise spend most of its time on explanations nobody
         // reads; `MAX_NOT_PICKED_BREAKDOWNS` bounds it.
@@ -753,34 +783,43 @@ fn pick_n(
                 affinity_score: s.affinity,
                 topology_spread_score: s.topology,
                 score_breakdown: if pos < MAX_NOT_PICKED_BREAKDOWNS {
-                    breakdown(fleet, policy, ex, ev.as_ref(), s)
+                    breakdown(fleet, policy, &ex, ev.as_ref(), s)
                 } else {
                     None
                 },
             })
             .collect();
-        r.filtered = rejected
+        // Filtered clusters of this cycle, in fleet order: a selected cluster that now fails
+        // an earlier filter is reported by that filter (its decision is skipped: it stays
+        // selected, §7.4); then the DoNotSchedule spread violations.
+        r.filtered = statics
             .iter()
-            .filter_map(|&(i, why)| match why {
-                Rejected::Static(st) => filtered_entry(fleet, policy, i, st),
-                Rejected::Spread(pos) => {
-                    let c = policy.spread.at(pos)?;
-                    let ev = ev.as_ref()?;
-                    let (domain, domain_count, (smallest, largest)) =
-                        policy.spread.domain(ev, pos, i);
-                    Some(make_filtered(
-                        name(fleet, i),
-                        FilterReason::TopologySpreadViolated {
-                            constraint: c.index,
-                            topology_key: c.topology_key.clone(),
-                            max_skew: c.max_skew,
-                            domain,
-                            domain_count,
-                            smallest,
-                            largest,
-                        },
-                    ))
+            .enumerate()
+            .filter_map(|(i, st)| {
+                if *st != Static::Pass {
+                    return filtered_entry(fleet, policy, i, *st);
                 }
+                if is(&current, i) {
+                    return None;
+                }
+                let ev = ev.as_ref()?;
+                let spread::Outcome::Violated(pos) = policy.spread.outcome(ev, i) else {
+                    return None;
+                };
+                let c = policy.spread.at(pos)?;
+                let (domain, domain_count, (smallest, largest)) = policy.spread.domain(ev, pos, i);
+                Some(make_filtered(
+                    name(fleet, i),
+                    FilterReason::TopologySpreadViolated {
+                        constraint: c.index,
+                        topology_key: c.topology_key.clone(),
+                        max_skew: c.max_skew,
+                        domain,
+                        domain_count,
+                        smallest,
+                        largest,
+                    },
+                ))
             })
             .collect();
         r.kept = scheduled
