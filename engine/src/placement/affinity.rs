@@ -1,7 +1,7 @@
 //! Cluster affinity: required terms (Filter, placement.md §4.1) and preferred terms with
 //! property sorters (Score, §5.1–5.2).
 
-use super::fleet::{Fleet, FleetCluster};
+use super::fleet::Fleet;
 use super::index::{Cell, Threshold};
 use super::properties::{Column, PropertyRef};
 use super::report::{TermMismatch, TermOutcome};
@@ -65,13 +65,29 @@ impl CompiledSelector {
         }
     }
 
-    /// `Ok(None)` on match, `Ok(Some(mismatch))` otherwise.
+    /// `Ok(None)` on match, `Ok(Some(mismatch))` with the first failed requirement otherwise.
     fn check(
         &self,
-        cluster: &FleetCluster,
+        fleet: &Fleet,
+        i: usize,
     ) -> Result<Option<crate::selectors::LabelMismatch>, CycleError> {
         match self {
-            CompiledSelector::Ok(s, _) => Ok(s.first_mismatch(&cluster.labels)),
+            CompiledSelector::Ok(s, ids) => {
+                let Some(pos) = ids.iter().position(|r| !r.matches(fleet, i)) else {
+                    return Ok(None);
+                };
+                Ok(s.requirements
+                    .get(pos)
+                    .map(|r| crate::selectors::LabelMismatch {
+                        requirement: r.clone(),
+                        observed: ids
+                            .get(pos)
+                            .and_then(|id| id.key)
+                            .and_then(|k| fleet.index.label(i, k))
+                            .and_then(|v| fleet.index.value_name(v))
+                            .map(str::to_string),
+                    }))
+            }
             CompiledSelector::Invalid(m) => {
                 Err(CycleError::InvalidLabelSelector { message: m.clone() })
             }
@@ -216,12 +232,12 @@ impl RequiredAffinity {
         Ok(self.terms.is_empty())
     }
 
-    /// Why each term fails (only called for clusters that failed).
-    pub fn explain(&self, cluster: &FleetCluster) -> Vec<TermMismatch> {
+    /// Why each term fails for cluster `c` (only called for clusters that failed).
+    pub fn explain(&self, fleet: &Fleet, c: usize) -> Vec<TermMismatch> {
         self.terms
             .iter()
             .enumerate()
-            .filter_map(|(i, t)| match term_matches(t, cluster) {
+            .filter_map(|(i, t)| match term_matches(t, fleet, c) {
                 Ok(Some(m)) => Some(m.with_term(i)),
                 _ => None,
             })
@@ -274,10 +290,11 @@ fn term_passes(term: &RequiredTerm, fleet: &Fleet, i: usize) -> Result<bool, Cyc
 /// `clusterRequirement.Matches`: `Ok(None)` on match, else the first failed part.
 fn term_matches(
     term: &RequiredTerm,
-    cluster: &FleetCluster,
+    fleet: &Fleet,
+    c: usize,
 ) -> Result<Option<TermMismatch>, CycleError> {
     if let Some(sel) = &term.label {
-        if let Some(m) = sel.check(cluster)? {
+        if let Some(m) = sel.check(fleet, c)? {
             return Ok(Some(TermMismatch::Label {
                 term: 0,
                 mismatch: m,
@@ -285,7 +302,7 @@ fn term_matches(
         }
     }
     for (i, e) in term.expressions.iter().enumerate() {
-        let Some(observed) = e.property.lookup(cluster)? else {
+        let Some(observed) = e.column.cell(fleet, c)? else {
             return Ok(Some(TermMismatch::PropertyMissing {
                 term: 0,
                 expression: i,
@@ -308,14 +325,23 @@ fn term_matches(
                 operator: e.operator_text.clone(),
             });
         };
-        if !op.holds(observed.cmp_exact(expected)) {
+        let Some(t) = e.threshold else {
+            // Not reached: a published value implies an indexed property.
+            continue;
+        };
+        if !op.holds(t.compare(observed.rank)) {
             return Ok(Some(TermMismatch::Property {
                 term: 0,
                 expression: i,
                 name: e.name.clone(),
                 operator: e.operator_text.clone(),
-                required: expected.to_string(),
-                observed: observed.to_string(),
+                required: expected.as_str().to_string(),
+                observed: e
+                    .column
+                    .id
+                    .and_then(|id| fleet.index.text(id, observed))
+                    .unwrap_or_default()
+                    .to_string(),
             }));
         }
     }

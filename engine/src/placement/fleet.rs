@@ -141,6 +141,11 @@ impl Fleet {
         self.names.get(i).cloned().unwrap_or_else(|| Arc::from(""))
     }
 
+    /// Name of cluster `i`, borrowed.
+    pub fn name_str(&self, i: usize) -> &str {
+        self.names.get(i).map_or("", |n| &**n)
+    }
+
     /// Rank of cluster `i`'s name in name order.
     pub fn name_rank(&self, i: usize) -> u32 {
         self.name_rank.get(i).copied().unwrap_or(0)

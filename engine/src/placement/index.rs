@@ -9,6 +9,7 @@
 use super::fleet::FleetCluster;
 use super::properties::CapacityType;
 use crate::input::quantity::Quantity;
+use crate::model::placement::Taint;
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
@@ -44,6 +45,8 @@ pub struct Cell {
     /// Rank among the distinct values of the property in the fleet (equal quantities share
     /// a rank), or [`UNPARSABLE`].
     pub rank: u32,
+    /// Which distinct text of the property it is written as.
+    pub text: u32,
     /// Go's `AsApproximateFloat64` of the value.
     pub approx: f64,
 }
@@ -72,6 +75,8 @@ impl Threshold {
 pub struct FleetIndex {
     keys: HashMap<String, u32>,
     values: HashMap<String, u32>,
+    /// Label values by id.
+    value_names: Vec<String>,
     /// Cluster `i`'s labels are `label_pairs[label_start[i]..label_start[i + 1]]`, by key id.
     label_start: Vec<u32>,
     label_pairs: Vec<(u32, u32)>,
@@ -82,7 +87,14 @@ pub struct FleetIndex {
     cells: Vec<(u32, Cell)>,
     /// Per property id: one value per rank, ascending.
     distinct: Vec<Vec<Quantity>>,
+    /// Per property id: the distinct texts values are written as.
+    texts: Vec<Vec<String>>,
     flags: Vec<u8>,
+    /// Cluster `i`'s taints (in list order) are `taint_ids[taint_start[i]..taint_start[i + 1]]`.
+    taint_start: Vec<u32>,
+    taint_ids: Vec<u32>,
+    /// Distinct taints by id.
+    taints: Vec<Taint>,
 }
 
 fn intern(map: &mut HashMap<String, u32>, s: &str) -> u32 {
@@ -115,13 +127,19 @@ impl FleetIndex {
         };
         ix.label_start.push(0);
         ix.cell_start.push(0);
+        ix.taint_start.push(0);
+        let mut taint_id: HashMap<(&str, &str, &str), u32> = HashMap::new();
         let mut distinct: Vec<Distinct> = Vec::new();
         let mut raw: Vec<RawCell> = Vec::new();
         for c in clusters {
             let start = ix.label_pairs.len();
-            for (k, v) in &c.labels {
-                let k = intern(&mut ix.keys, k);
-                let v = intern(&mut ix.values, v);
+            for (key, value) in &c.labels {
+                let k = intern(&mut ix.keys, key);
+                let before = ix.values.len();
+                let v = intern(&mut ix.values, value);
+                if ix.values.len() > before {
+                    ix.value_names.push(value.clone());
+                }
                 ix.label_pairs.push((k, v));
             }
             if let Some(s) = ix.label_pairs.get_mut(start..) {
@@ -147,6 +165,16 @@ impl FleetIndex {
                 s.sort_unstable_by_key(|c| c.0);
             }
             ix.cell_start.push(raw.len() as u32);
+
+            for t in &c.taints {
+                let key = (t.key.as_str(), t.value.as_str(), t.effect.as_str());
+                let id = *taint_id.entry(key).or_insert_with(|| {
+                    ix.taints.push(t.clone());
+                    ix.taints.len() as u32 - 1
+                });
+                ix.taint_ids.push(id);
+            }
+            ix.taint_start.push(ix.taint_ids.len() as u32);
 
             let mut flags = 0;
             if c.eligibility.is_ok() {
@@ -184,6 +212,8 @@ impl FleetIndex {
             }
             rank_of.push(ranks);
             ix.distinct.push(reps);
+            ix.texts
+                .push(d.values.iter().map(|q| q.as_str().to_string()).collect());
         }
         ix.cells = raw
             .into_iter()
@@ -191,7 +221,8 @@ impl FleetIndex {
                 let rank = slot
                     .and_then(|s| rank_of.get(id as usize)?.get(s).copied())
                     .unwrap_or(UNPARSABLE);
-                (id, Cell { rank, approx })
+                let text = slot.map_or(u32::MAX, |s| s as u32);
+                (id, Cell { rank, text, approx })
             })
             .collect();
         ix
@@ -240,6 +271,19 @@ impl FleetIndex {
     /// Id of a label value, if some cluster has it.
     pub fn value_id(&self, value: &str) -> Option<u32> {
         self.values.get(value).copied()
+    }
+
+    /// The label value with id `id`.
+    pub fn value_name(&self, id: u32) -> Option<&str> {
+        self.value_names.get(id as usize).map(String::as_str)
+    }
+
+    /// The text a property value is written as.
+    pub fn text(&self, id: u32, cell: Cell) -> Option<&str> {
+        self.texts
+            .get(id as usize)?
+            .get(cell.text as usize)
+            .map(String::as_str)
     }
 
     /// Number of distinct label values (ids are below it).
@@ -298,8 +342,117 @@ impl FleetIndex {
         self.flags.get(i).is_some_and(|f| f & ELIGIBLE != 0)
     }
 
+    /// The fleet's distinct taints (ids are positions).
+    pub fn distinct_taints(&self) -> &[Taint] {
+        &self.taints
+    }
+
+    /// Cluster `i`'s taint ids, in list order.
+    pub fn taints_of(&self, i: usize) -> &[u32] {
+        let from = self.taint_start.get(i).map_or(0, |&x| x as usize);
+        let to = self.taint_start.get(i + 1).map_or(0, |&x| x as usize);
+        self.taint_ids.get(from..to).unwrap_or(&[])
+    }
+
     /// Cluster `i` has taints.
     pub fn tainted(&self, i: usize) -> bool {
         self.flags.get(i).is_some_and(|f| f & TAINTED != 0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::placement::fleet::PropertyEntry;
+    use std::collections::BTreeMap;
+
+    fn cluster(name: &str, value: &str) -> FleetCluster {
+        let mut properties = BTreeMap::new();
+        properties.insert(
+            "p".to_string(),
+            PropertyEntry {
+                raw: value.to_string(),
+                parsed: Quantity::parse(value),
+            },
+        );
+        let mut labels = BTreeMap::new();
+        labels.insert("k".to_string(), value.to_string());
+        FleetCluster {
+            name: name.to_string(),
+            labels,
+            taints: Vec::new(),
+            leaving: false,
+            eligibility: Ok(()),
+            properties,
+            capacity: BTreeMap::new(),
+            allocatable: BTreeMap::new(),
+            available: BTreeMap::new(),
+            assumed_healthy: false,
+        }
+    }
+
+    #[test]
+    fn ranks_compare_like_quantities() {
+        // Equal values written differently, suffixes, signs, nano rounding, not a quantity.
+        let values = [
+            "0.3",
+            "300m",
+            "1Ki",
+            "1024",
+            "1k",
+            "1000",
+            "-1",
+            "-1000m",
+            "0",
+            "0.0",
+            "1e3",
+            "1n",
+            "0.0000000001",
+            "2Gi",
+            "3G",
+            "abc",
+            "9Ei",
+            "12.5",
+        ];
+        let clusters: Vec<FleetCluster> = values
+            .iter()
+            .enumerate()
+            .map(|(i, v)| cluster(&format!("c{i:02}"), v))
+            .collect();
+        let ix = FleetIndex::new(&clusters);
+        let Some(p) = ix.property_id(Space::Properties, "p") else {
+            panic!("property not indexed");
+        };
+        for (i, v) in values.iter().enumerate() {
+            let cell = ix.cell(i, p);
+            let Ok(observed) = Quantity::parse(v) else {
+                assert_eq!(cell.map(|c| c.rank), Some(UNPARSABLE), "{v}");
+                continue;
+            };
+            let Some(cell) = cell else {
+                panic!("{v} not indexed");
+            };
+            assert_eq!(cell.approx, observed.as_approximate_f64(), "{v}");
+            for w in values.iter().chain(&["0.25", "5", "-7", "1.5Ki", "100Ei"]) {
+                let Ok(expected) = Quantity::parse(w) else {
+                    continue;
+                };
+                assert_eq!(
+                    ix.threshold(p, &expected).compare(cell.rank),
+                    observed.cmp_exact(&expected),
+                    "{v} vs {w}"
+                );
+            }
+        }
+        // Label ids: equal exactly when the strings are.
+        let Some(k) = ix.key_id("k") else {
+            panic!("key not indexed");
+        };
+        for (i, v) in values.iter().enumerate() {
+            assert_eq!(ix.label(i, k), ix.value_id(v));
+        }
+        assert_eq!(ix.label(0, k), ix.label(0, k));
+        assert_ne!(ix.label(0, k), ix.label(1, k));
+        assert!(ix.value_id("missing").is_none());
     }
 }

@@ -11,6 +11,7 @@ use super::spread::{self, Spread};
 use super::{status, taints, CycleError};
 use crate::model::placement::Toleration;
 use std::cmp::{Ordering, Reverse};
+use std::collections::HashMap;
 
 /// At most this many unselected decisions are written (`maxUnselectedClusterDecisionCount`).
 const MAX_UNSELECTED_DECISIONS: usize = 20;
@@ -173,25 +174,22 @@ pub fn run(fleet: &Fleet, policy: &Policy, bindings: &[ExistingBinding]) -> Plac
     r
 }
 
+/// Cluster `i`'s name, copied from the fleet's compact name list.
 fn name(fleet: &Fleet, i: usize) -> String {
-    fleet
-        .clusters
-        .get(i)
-        .map(|c| c.name.clone())
-        .unwrap_or_default()
+    fleet.name_str(i).to_string()
 }
 
 fn held_decision(fleet: &Fleet, h: &Held) -> Decision {
     let cluster = fleet.name_of(h.cluster);
     match h.score {
         Some(s) => Decision {
-            cluster_name: cluster.to_string(),
+            cluster_name: String::from(&*cluster),
             reason: status::picked(cluster, s.affinity_score, s.topology_spread_score),
             selected: true,
             cluster_score: Some(s),
         },
         None => Decision {
-            cluster_name: cluster.to_string(),
+            cluster_name: String::from(&*cluster),
             reason: status::picked_fixed(cluster),
             selected: true,
             cluster_score: None,
@@ -203,7 +201,7 @@ fn held_decision(fleet: &Fleet, h: &Held) -> Decision {
 fn picked_decision(fleet: &Fleet, i: usize, affinity: i32, topology: i32) -> Decision {
     let cluster = fleet.name_of(i);
     Decision {
-        cluster_name: cluster.to_string(),
+        cluster_name: String::from(&*cluster),
         reason: status::picked(cluster, affinity, topology),
         selected: true,
         cluster_score: Some(ClusterScore {
@@ -216,8 +214,20 @@ fn picked_decision(fleet: &Fleet, i: usize, affinity: i32, topology: i32) -> Dec
 /// The static filter chain: ClusterAffinity → ClusterEligibility → TaintToleration.
 fn static_filter(fleet: &Fleet, policy: &Policy) -> Result<Vec<Static>, CycleError> {
     let check_affinity = !policy.required.is_empty();
+    // Whether each of the fleet's distinct taints is tolerated, worked out once.
+    let tolerated: Vec<bool> = fleet
+        .index
+        .distinct_taints()
+        .iter()
+        .map(|taint| {
+            policy
+                .tolerations
+                .iter()
+                .any(|t| taints::tolerates(t, taint))
+        })
+        .collect();
     let mut out = Vec::with_capacity(fleet.len());
-    for (i, c) in fleet.clusters.iter().enumerate() {
+    for i in 0..fleet.len() {
         if check_affinity && !policy.required.passes(fleet, i)? {
             out.push(Static::Affinity);
             continue;
@@ -226,19 +236,14 @@ fn static_filter(fleet: &Fleet, policy: &Policy) -> Result<Vec<Static>, CycleErr
             out.push(Static::Ineligible);
             continue;
         }
-        if !fleet.index.tainted(i) {
-            out.push(Static::Pass);
-            continue;
-        }
-        match taints::first_untolerated(&c.taints, &policy.tolerations) {
-            Some(t) => {
-                let pos = c
-                    .taints
-                    .iter()
-                    .position(|x| std::ptr::eq(x, t))
-                    .unwrap_or(0);
-                out.push(Static::Taint(pos));
-            }
+        // The first taint (in list order) that no toleration tolerates.
+        match fleet
+            .index
+            .taints_of(i)
+            .iter()
+            .position(|&t| !tolerated.get(t as usize).copied().unwrap_or(false))
+        {
+            Some(pos) => out.push(Static::Taint(pos)),
             None => out.push(Static::Pass),
         }
     }
@@ -250,7 +255,7 @@ fn filtered_entry(fleet: &Fleet, policy: &Policy, i: usize, s: Static) -> Option
     let explanation = match s {
         Static::Pass => return None,
         Static::Affinity => FilterReason::ClusterAffinityMismatch {
-            terms: policy.required.explain(c),
+            terms: policy.required.explain(fleet, i),
         },
         Static::Ineligible => FilterReason::Ineligible {
             reason: c.eligibility.clone().err()?,
@@ -264,7 +269,7 @@ fn filtered_entry(fleet: &Fleet, policy: &Policy, i: usize, s: Static) -> Option
             }
         }
     };
-    Some(make_filtered(c.name.clone(), explanation))
+    Some(make_filtered(name(fleet, i), explanation))
 }
 
 fn make_filtered(cluster: String, explanation: FilterReason) -> Filtered {
@@ -457,7 +462,7 @@ fn pick_fixed(fleet: &Fleet, policy: &Policy, cls: &Classified, r: &mut Placemen
         .map(|&i| {
             let cluster = fleet.name_of(i);
             Decision {
-                cluster_name: cluster.to_string(),
+                cluster_name: String::from(&*cluster),
                 reason: status::picked_fixed(cluster),
                 selected: true,
                 cluster_score: None,
@@ -508,6 +513,44 @@ impl Scored {
 /// Best first.
 fn sort_best_first(v: &mut [Scored]) {
     v.sort_unstable_by_key(|s| Reverse(s.key()));
+}
+
+/// The pool grouped by spread domains (every constraint's), each group best first by the
+/// keys that stay fixed after the first cycle; `None` when the domain tuples do not pack into
+/// 64 bits (the caller then scans the pool).
+fn spread_groups(
+    fleet: &Fleet,
+    policy: &Policy,
+    pool: &[usize],
+    affinity: &[i32],
+) -> Option<Vec<Vec<usize>>> {
+    let mut slot: HashMap<u64, usize> = HashMap::new();
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for &i in pool {
+        let key = policy.spread.domain_tuple(i)?;
+        let g = *slot.entry(key).or_insert_with(|| {
+            groups.push(Vec::new());
+            groups.len() - 1
+        });
+        if let Some(members) = groups.get_mut(g) {
+            members.push(i);
+        }
+    }
+    for members in &mut groups {
+        // Keys worked out once, not per comparison.
+        let mut keyed: Vec<_> = members
+            .iter()
+            .map(|&i| {
+                (
+                    Reverse((affinity.get(i).copied().unwrap_or(0), fleet.name_rank(i))),
+                    i,
+                )
+            })
+            .collect();
+        keyed.sort_unstable();
+        *members = keyed.into_iter().map(|(_, i)| i).collect();
+    }
+    Some(groups)
 }
 
 /// `sortByClusterScoreAndName`: ascending; bindings without a score first; then name.
@@ -664,6 +707,16 @@ fn pick_n(
     // Picks made by earlier cycles of this run: they are "scheduled" bindings now.
     let mut earlier: Vec<Decision> = Vec::new();
     let has_spread = !policy.spread.is_empty();
+    // With spread constraints each cycle picks one cluster. Pool members in the same domain
+    // of every constraint share their spread outcome, so after the first cycle (the only one
+    // where the obsolete tie-breaker counts) a cycle compares the best remaining member of
+    // each such group: O(groups) per cycle instead of O(clusters).
+    let groups = if has_spread {
+        spread_groups(fleet, policy, &pool, &affinity)
+    } else {
+        None
+    };
+    let mut cursors = vec![0usize; groups.as_ref().map_or(0, Vec::len)];
 
     loop {
         r.cycles += 1;
@@ -696,16 +749,32 @@ fn pick_n(
         if has_spread {
             // One pick per cycle: the best candidate, without sorting.
             let mut best: Option<Scored> = None;
-            for &i in &pool {
-                if is(&current, i) {
-                    continue;
+            let mut consider = |i: usize| {
+                if let Some(t) = topology_of(i) {
+                    let s = scored(i, t, &obsolete_live);
+                    if best.is_none_or(|b| s.key() > b.key()) {
+                        best = Some(s);
+                    }
                 }
-                let Some(t) = topology_of(i) else {
-                    continue;
-                };
-                let s = scored(i, t, &obsolete_live);
-                if best.is_none_or(|b| s.key() > b.key()) {
-                    best = Some(s);
+            };
+            match &groups {
+                Some(groups) if r.cycles > 1 => {
+                    for (members, cursor) in groups.iter().zip(cursors.iter_mut()) {
+                        // Members only ever become selected, so the cursor only moves on.
+                        while members.get(*cursor).is_some_and(|&i| is(&current, i)) {
+                            *cursor += 1;
+                        }
+                        if let Some(&i) = members.get(*cursor) {
+                            consider(i);
+                        }
+                    }
+                }
+                _ => {
+                    for &i in &pool {
+                        if !is(&current, i) {
+                            consider(i);
+                        }
+                    }
                 }
             }
             if desired >= 1 {

@@ -226,6 +226,23 @@ impl Spread {
         out
     }
 
+    /// A number equal for two clusters exactly when they are in the same domain of every
+    /// constraint (so they have the same outcome in every cycle); `None` when it does not fit
+    /// in 64 bits.
+    pub fn domain_tuple(&self, cluster: usize) -> Option<u64> {
+        let mut key: u64 = 0;
+        for c in &self.constraints {
+            // Digits 0..domains for a domain, `domains` for none: a mixed-radix number.
+            let radix = c.domains.len() as u64 + 1;
+            let d = match c.domain_of.get(cluster).copied() {
+                Some(d) if d != NO_DOMAIN => u64::from(d),
+                _ => radix - 1,
+            };
+            key = key.checked_mul(radix)?.checked_add(d)?;
+        }
+        Some(key)
+    }
+
     /// The constraint at evaluation position `pos`.
     pub fn at(&self, pos: usize) -> Option<&Constraint> {
         self.constraints.get(pos)
