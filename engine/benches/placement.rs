@@ -41,8 +41,8 @@ fn bench(c: &mut Criterion) {
                     };
                     let t1 = std::time::Instant::now();
                     let mut n = 0;
-                    for c in &prepared.fleet.clusters {
-                        if policy.required.passes(c).unwrap_or(false) {
+                    for i in 0..prepared.fleet.len() {
+                        if policy.required.passes(&prepared.fleet, i).unwrap_or(false) {
                             n += 1;
                         }
                     }

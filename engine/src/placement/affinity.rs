@@ -1,52 +1,102 @@
 //! Cluster affinity: required terms (Filter, placement.md §4.1) and preferred terms with
 //! property sorters (Score, §5.1–5.2).
 
-use super::fleet::{Fleet, FleetCluster};
-use super::properties::PropertyRef;
+use super::fleet::Fleet;
+use super::index::{Cell, Threshold};
+use super::properties::{Column, PropertyRef};
 use super::report::{TermMismatch, TermOutcome};
 use super::CycleError;
 use crate::input::quantity::Quantity;
 use crate::model::placement::{ClusterSelectorTerm, PreferredClusterSelector};
-use crate::selectors::{LabelSelector, Selector};
+use crate::selectors::{LabelSelector, Operator, Selector};
 use std::cmp::Ordering;
 use std::collections::HashMap;
+
+/// A requirement with its key and values as fleet label ids (a value no cluster has cannot
+/// match, so it is left out).
+#[derive(Debug, Clone)]
+pub struct IdRequirement {
+    key: Option<u32>,
+    operator: Operator,
+    values: Vec<u32>,
+}
+
+impl IdRequirement {
+    fn matches(&self, fleet: &Fleet, i: usize) -> bool {
+        let observed = self.key.and_then(|k| fleet.index.label(i, k));
+        match self.operator {
+            Operator::In => observed.is_some_and(|v| self.values.contains(&v)),
+            Operator::NotIn => observed.is_none_or(|v| !self.values.contains(&v)),
+            Operator::Exists => observed.is_some(),
+            Operator::DoesNotExist => observed.is_none(),
+        }
+    }
+}
 
 /// A label selector compiled once; an invalid one is an error only when evaluated.
 #[derive(Debug, Clone)]
 pub enum CompiledSelector {
-    /// Valid.
-    Ok(Selector),
+    /// Valid: the selector (for explanations) and its requirements as label ids.
+    Ok(Selector, Vec<IdRequirement>),
     /// `LabelSelectorAsSelector` would fail with this message.
     Invalid(String),
 }
 
 impl CompiledSelector {
-    fn new(s: &LabelSelector) -> Self {
+    fn new(s: &LabelSelector, fleet: &Fleet) -> Self {
         match s.compile() {
-            Ok(s) => CompiledSelector::Ok(s),
+            Ok(s) => {
+                let ids = s
+                    .requirements
+                    .iter()
+                    .map(|r| IdRequirement {
+                        key: fleet.index.key_id(&r.key),
+                        operator: r.operator,
+                        values: r
+                            .values
+                            .iter()
+                            .filter_map(|v| fleet.index.value_id(v))
+                            .collect(),
+                    })
+                    .collect();
+                CompiledSelector::Ok(s, ids)
+            }
             Err(e) => CompiledSelector::Invalid(format!("{}: {}", e.field, e.message)),
         }
     }
 
-    /// `Ok(None)` on match, `Ok(Some(mismatch))` otherwise.
+    /// `Ok(None)` on match, `Ok(Some(mismatch))` with the first failed requirement otherwise.
     fn check(
         &self,
-        cluster: &FleetCluster,
+        fleet: &Fleet,
+        i: usize,
     ) -> Result<Option<crate::selectors::LabelMismatch>, CycleError> {
         match self {
-            CompiledSelector::Ok(s) => Ok(s.first_mismatch(&cluster.labels)),
+            CompiledSelector::Ok(s, ids) => {
+                let Some(pos) = ids.iter().position(|r| !r.matches(fleet, i)) else {
+                    return Ok(None);
+                };
+                Ok(s.requirements
+                    .get(pos)
+                    .map(|r| crate::selectors::LabelMismatch {
+                        requirement: r.clone(),
+                        observed: ids
+                            .get(pos)
+                            .and_then(|id| id.key)
+                            .and_then(|k| fleet.index.label(i, k))
+                            .and_then(|v| fleet.index.value_name(v))
+                            .map(str::to_string),
+                    }))
+            }
             CompiledSelector::Invalid(m) => {
                 Err(CycleError::InvalidLabelSelector { message: m.clone() })
             }
         }
     }
 
-    fn matches(&self, cluster: &FleetCluster) -> Result<bool, CycleError> {
+    fn matches(&self, fleet: &Fleet, i: usize) -> Result<bool, CycleError> {
         match self {
-            CompiledSelector::Ok(s) => Ok(s
-                .requirements
-                .iter()
-                .all(|r| r.matches(|k| cluster.labels.get(k).map(String::as_str)))),
+            CompiledSelector::Ok(_, ids) => Ok(ids.iter().all(|r| r.matches(fleet, i))),
             CompiledSelector::Invalid(m) => {
                 Err(CycleError::InvalidLabelSelector { message: m.clone() })
             }
@@ -101,6 +151,9 @@ impl PropertyOperator {
 struct PropertyExpression {
     name: String,
     property: PropertyRef,
+    column: Column,
+    /// Where the expected value falls among the fleet's values of the property.
+    threshold: Option<Threshold>,
     operator_text: String,
     operator: Option<PropertyOperator>,
     value_count: usize,
@@ -121,27 +174,41 @@ pub struct RequiredAffinity {
 }
 
 impl RequiredAffinity {
-    /// Compiles the terms; the property sorter of a required term is ignored (as the
-    /// scheduler does; the webhook rejects it).
-    pub fn new(terms: &[ClusterSelectorTerm]) -> Self {
+    /// Compiles the terms against the fleet; the property sorter of a required term is
+    /// ignored (as the scheduler does; the webhook rejects it).
+    pub fn new(terms: &[ClusterSelectorTerm], fleet: &Fleet) -> Self {
         let terms = terms
             .iter()
             .map(|t| RequiredTerm {
-                label: t.label_selector.as_ref().map(CompiledSelector::new),
+                label: t
+                    .label_selector
+                    .as_ref()
+                    .map(|s| CompiledSelector::new(s, fleet)),
                 expressions: t
                     .property_selector
                     .iter()
                     .flat_map(|p| p.match_expressions.iter())
-                    .map(|e| PropertyExpression {
-                        name: e.name.clone(),
-                        property: PropertyRef::parse(&e.name),
-                        operator_text: e.operator.clone(),
-                        operator: PropertyOperator::parse(&e.operator),
-                        value_count: e.values.len(),
-                        expected: match e.values.as_slice() {
+                    .map(|e| {
+                        let property = PropertyRef::parse(&e.name);
+                        let column = Column::new(property.clone(), fleet);
+                        let expected = match e.values.as_slice() {
                             [v] => Some(Quantity::parse(v).map_err(|err| format!("{v}: {err}"))),
                             _ => None,
-                        },
+                        };
+                        let threshold = match (&expected, column.id) {
+                            (Some(Ok(q)), Some(id)) => Some(fleet.index.threshold(id, q)),
+                            _ => None,
+                        };
+                        PropertyExpression {
+                            name: e.name.clone(),
+                            property,
+                            column,
+                            threshold,
+                            operator_text: e.operator.clone(),
+                            operator: PropertyOperator::parse(&e.operator),
+                            value_count: e.values.len(),
+                            expected,
+                        }
                     })
                     .collect(),
             })
@@ -156,21 +223,21 @@ impl RequiredAffinity {
 
     /// Does some term match? Errors abort the cycle. Allocation-free: explanations are
     /// built by [`RequiredAffinity::explain`] only for clusters that fail.
-    pub fn passes(&self, cluster: &FleetCluster) -> Result<bool, CycleError> {
+    pub fn passes(&self, fleet: &Fleet, i: usize) -> Result<bool, CycleError> {
         for term in &self.terms {
-            if term_passes(term, cluster)? {
+            if term_passes(term, fleet, i)? {
                 return Ok(true);
             }
         }
         Ok(self.terms.is_empty())
     }
 
-    /// Why each term fails (only called for clusters that failed).
-    pub fn explain(&self, cluster: &FleetCluster) -> Vec<TermMismatch> {
+    /// Why each term fails for cluster `c` (only called for clusters that failed).
+    pub fn explain(&self, fleet: &Fleet, c: usize) -> Vec<TermMismatch> {
         self.terms
             .iter()
             .enumerate()
-            .filter_map(|(i, t)| match term_matches(t, cluster) {
+            .filter_map(|(i, t)| match term_matches(t, fleet, c) {
                 Ok(Some(m)) => Some(m.with_term(i)),
                 _ => None,
             })
@@ -178,15 +245,15 @@ impl RequiredAffinity {
     }
 }
 
-/// `clusterRequirement.Matches` without building an explanation.
-fn term_passes(term: &RequiredTerm, cluster: &FleetCluster) -> Result<bool, CycleError> {
+/// `clusterRequirement.Matches` without building an explanation, on the fleet index.
+fn term_passes(term: &RequiredTerm, fleet: &Fleet, i: usize) -> Result<bool, CycleError> {
     if let Some(sel) = &term.label {
-        if !sel.matches(cluster)? {
+        if !sel.matches(fleet, i)? {
             return Ok(false);
         }
     }
     for e in &term.expressions {
-        let Some(observed) = e.property.lookup(cluster)? else {
+        let Some(observed) = e.column.cell(fleet, i)? else {
             return Ok(false);
         };
         let expected = match &e.expected {
@@ -205,7 +272,15 @@ fn term_passes(term: &RequiredTerm, cluster: &FleetCluster) -> Result<bool, Cycl
                 operator: e.operator_text.clone(),
             });
         };
-        if !op.holds(observed.cmp_exact(expected)) {
+        let ord = match e.threshold {
+            Some(t) => t.compare(observed.rank),
+            // Not reached (a published value implies an indexed property); exact anyway.
+            None => match fleet.clusters.get(i).map(|c| e.property.lookup(c)) {
+                Some(Ok(Some(q))) => q.cmp_exact(expected),
+                _ => return Ok(false),
+            },
+        };
+        if !op.holds(ord) {
             return Ok(false);
         }
     }
@@ -215,10 +290,11 @@ fn term_passes(term: &RequiredTerm, cluster: &FleetCluster) -> Result<bool, Cycl
 /// `clusterRequirement.Matches`: `Ok(None)` on match, else the first failed part.
 fn term_matches(
     term: &RequiredTerm,
-    cluster: &FleetCluster,
+    fleet: &Fleet,
+    c: usize,
 ) -> Result<Option<TermMismatch>, CycleError> {
     if let Some(sel) = &term.label {
-        if let Some(m) = sel.check(cluster)? {
+        if let Some(m) = sel.check(fleet, c)? {
             return Ok(Some(TermMismatch::Label {
                 term: 0,
                 mismatch: m,
@@ -226,7 +302,7 @@ fn term_matches(
         }
     }
     for (i, e) in term.expressions.iter().enumerate() {
-        let Some(observed) = e.property.lookup(cluster)? else {
+        let Some(observed) = e.column.cell(fleet, c)? else {
             return Ok(Some(TermMismatch::PropertyMissing {
                 term: 0,
                 expression: i,
@@ -249,14 +325,23 @@ fn term_matches(
                 operator: e.operator_text.clone(),
             });
         };
-        if !op.holds(observed.cmp_exact(expected)) {
+        let Some(t) = e.threshold else {
+            // Not reached: a published value implies an indexed property.
+            continue;
+        };
+        if !op.holds(t.compare(observed.rank)) {
             return Ok(Some(TermMismatch::Property {
                 term: 0,
                 expression: i,
                 name: e.name.clone(),
                 operator: e.operator_text.clone(),
-                required: expected.to_string(),
-                observed: observed.to_string(),
+                required: expected.as_str().to_string(),
+                observed: e
+                    .column
+                    .id
+                    .and_then(|id| fleet.index.text(id, observed))
+                    .unwrap_or_default()
+                    .to_string(),
             }));
         }
     }
@@ -274,7 +359,7 @@ pub enum SortOrder {
 
 #[derive(Debug, Clone)]
 struct Sorter {
-    property: PropertyRef,
+    property: Column,
     order_text: String,
     order: Option<SortOrder>,
     /// Index into the min/max table.
@@ -293,7 +378,7 @@ struct PreferredTerm {
 pub struct PreferredAffinity {
     terms: Vec<PreferredTerm>,
     /// Property names of the sorters, one slot per distinct name.
-    slots: Vec<PropertyRef>,
+    slots: Vec<Column>,
 }
 
 /// Min and max of a sorter property over the whole fleet, as floats.
@@ -308,8 +393,8 @@ pub struct Extremes {
 impl PreferredAffinity {
     /// Compiles the terms; the property selector of a preferred term is ignored (as the
     /// scheduler does; the webhook rejects it).
-    pub fn new(terms: &[PreferredClusterSelector]) -> Self {
-        let mut slots: Vec<PropertyRef> = Vec::new();
+    pub fn new(terms: &[PreferredClusterSelector], fleet: &Fleet) -> Self {
+        let mut slots: Vec<Column> = Vec::new();
         let mut slot_of: HashMap<String, usize> = HashMap::new();
         let terms = terms
             .iter()
@@ -319,14 +404,15 @@ impl PreferredAffinity {
                     .preference
                     .label_selector
                     .as_ref()
-                    .map(CompiledSelector::new),
+                    .map(|s| CompiledSelector::new(s, fleet)),
                 sorter: t.preference.property_sorter.as_ref().map(|s| {
+                    let column = Column::new(PropertyRef::parse(&s.name), fleet);
                     let slot = *slot_of.entry(s.name.clone()).or_insert_with(|| {
-                        slots.push(PropertyRef::parse(&s.name));
+                        slots.push(column.clone());
                         slots.len() - 1
                     });
                     Sorter {
-                        property: slots[slot].clone(),
+                        property: column,
                         order_text: s.sort_order.clone(),
                         order: match s.sort_order.as_str() {
                             "Ascending" => Some(SortOrder::Ascending),
@@ -356,21 +442,24 @@ impl PreferredAffinity {
     pub fn extremes(&self, fleet: &Fleet) -> Result<Vec<Option<Extremes>>, CycleError> {
         let mut out = Vec::with_capacity(self.slots.len());
         for prop in &self.slots {
-            let mut min: Option<&Quantity> = None;
-            let mut max: Option<&Quantity> = None;
-            for c in &fleet.clusters {
-                let Some(q) = prop.lookup(c)? else { continue };
-                if min.is_none_or(|m| q.cmp_exact(m) == Ordering::Less) {
+            // Ranks order values exactly; among equal ones the first cluster's float is kept.
+            let mut min: Option<Cell> = None;
+            let mut max: Option<Cell> = None;
+            for i in 0..fleet.len() {
+                let Some(q) = prop.cell(fleet, i)? else {
+                    continue;
+                };
+                if min.is_none_or(|m| q.rank < m.rank) {
                     min = Some(q);
                 }
-                if max.is_none_or(|m| q.cmp_exact(m) == Ordering::Greater) {
+                if max.is_none_or(|m| q.rank > m.rank) {
                     max = Some(q);
                 }
             }
             out.push(match (min, max) {
                 (Some(a), Some(b)) => Some(Extremes {
-                    min: a.as_approximate_f64(),
-                    max: b.as_approximate_f64(),
+                    min: a.approx,
+                    max: b.approx,
                 }),
                 _ => None,
             });
@@ -381,12 +470,13 @@ impl PreferredAffinity {
     /// The affinity score of a candidate: each term rounded, then summed.
     pub fn score(
         &self,
-        cluster: &FleetCluster,
+        fleet: &Fleet,
+        i: usize,
         extremes: &[Option<Extremes>],
     ) -> Result<i32, CycleError> {
         let mut total: i32 = 0;
         for t in &self.terms {
-            total = total.wrapping_add(term_score(t, cluster, extremes)?.0);
+            total = total.wrapping_add(term_score(t, fleet, i, extremes)?.0);
         }
         Ok(total)
     }
@@ -394,12 +484,13 @@ impl PreferredAffinity {
     /// Per-term scores and what produced them.
     pub fn breakdown(
         &self,
-        cluster: &FleetCluster,
+        fleet: &Fleet,
+        i: usize,
         extremes: &[Option<Extremes>],
     ) -> Vec<(i32, i32, TermOutcome)> {
         self.terms
             .iter()
-            .map(|t| match term_score(t, cluster, extremes) {
+            .map(|t| match term_score(t, fleet, i, extremes) {
                 Ok((s, o)) => (t.weight, s, o),
                 Err(_) => (t.weight, 0, TermOutcome::Error),
             })
@@ -410,7 +501,8 @@ impl PreferredAffinity {
 /// `clusterPreference.Scores` + `interpolateWeightFor`.
 fn term_score(
     t: &PreferredTerm,
-    cluster: &FleetCluster,
+    fleet: &Fleet,
+    i: usize,
     extremes: &[Option<Extremes>],
 ) -> Result<(i32, TermOutcome), CycleError> {
     if t.weight == 0 {
@@ -418,26 +510,33 @@ fn term_score(
         return Ok((0, TermOutcome::ZeroWeight));
     }
     if let Some(sel) = &t.label {
-        if !sel.matches(cluster)? {
+        if !sel.matches(fleet, i)? {
             return Ok((0, TermOutcome::LabelMismatch));
         }
     }
     let Some(sorter) = &t.sorter else {
         return Ok((t.weight, TermOutcome::FullWeight));
     };
-    let Some(q) = sorter.property.lookup(cluster)? else {
+    let Some(q) = sorter.property.cell(fleet, i)? else {
         return Ok((0, TermOutcome::PropertyMissing));
+    };
+    let cluster_name = || {
+        fleet
+            .clusters
+            .get(i)
+            .map(|c| c.name.clone())
+            .unwrap_or_default()
     };
     let Some(Some(mm)) = extremes.get(sorter.slot) else {
         return Err(CycleError::ExtremesUnavailable {
-            cluster: cluster.name.clone(),
+            cluster: cluster_name(),
         });
     };
-    let f = q.as_approximate_f64();
+    let f = q.approx;
     let (min, max) = (mm.min, mm.max);
     if min.is_infinite() || max.is_infinite() || min > max || f < min || f > max {
         return Err(CycleError::InterpolationOutOfRange {
-            cluster: cluster.name.clone(),
+            cluster: cluster_name(),
             observed: f,
             min,
             max,

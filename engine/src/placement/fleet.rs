@@ -2,10 +2,12 @@
 //! and property values worked out once so that each scheduling cycle only looks them up.
 
 use super::eligibility::{self, Ineligible};
+use super::index::FleetIndex;
 use crate::input::quantity::{Quantity, QuantityError};
 use crate::model::placement::{MemberCluster, Taint};
 use chrono::{DateTime, Utc};
 use std::collections::{BTreeMap, HashMap};
+use std::sync::Arc;
 
 /// A non-resource property value: kept as written, parsed once (the scheduler only fails on
 /// an unparsable value when it reads it).
@@ -94,6 +96,13 @@ pub struct Fleet {
     /// The clusters.
     pub clusters: Vec<FleetCluster>,
     by_name: HashMap<String, usize>,
+    /// Names shared by the many reasons that quote them.
+    names: Vec<Arc<str>>,
+    /// Position of each cluster's name in name order (equal names share one), so that name
+    /// tie-breaks compare integers.
+    name_rank: Vec<u32>,
+    /// Labels and property values as integers.
+    pub index: FleetIndex,
 }
 
 impl Fleet {
@@ -105,7 +114,41 @@ impl Fleet {
             .enumerate()
             .map(|(i, c)| (c.name.clone(), i))
             .collect();
-        Fleet { clusters, by_name }
+        let names = clusters
+            .iter()
+            .map(|c| Arc::from(c.name.as_str()))
+            .collect();
+        let mut name_rank = Vec::with_capacity(clusters.len());
+        let mut rank = 0u32;
+        for (i, c) in clusters.iter().enumerate() {
+            if i > 0 && clusters.get(i - 1).is_some_and(|p| p.name != c.name) {
+                rank += 1;
+            }
+            name_rank.push(rank);
+        }
+        let index = FleetIndex::new(&clusters);
+        Fleet {
+            clusters,
+            by_name,
+            names,
+            name_rank,
+            index,
+        }
+    }
+
+    /// Name of cluster `i` (shared).
+    pub fn name_of(&self, i: usize) -> Arc<str> {
+        self.names.get(i).cloned().unwrap_or_else(|| Arc::from(""))
+    }
+
+    /// Name of cluster `i`, borrowed.
+    pub fn name_str(&self, i: usize) -> &str {
+        self.names.get(i).map_or("", |n| &**n)
+    }
+
+    /// Rank of cluster `i`'s name in name order.
+    pub fn name_rank(&self, i: usize) -> u32 {
+        self.name_rank.get(i).copied().unwrap_or(0)
     }
 
     /// Index of the cluster named `name`.

@@ -8,6 +8,7 @@ pub mod affinity;
 pub mod eligibility;
 pub mod error;
 pub mod fleet;
+pub mod index;
 pub mod per_cluster;
 pub mod properties;
 pub mod report;
@@ -34,6 +35,7 @@ pub use report::{
     ClusterScore, Condition, Decision, FilterReason, Filtered, Picked, PlacementReport,
     PlacementResult,
 };
+pub use status::ReasonText;
 
 /// apiVersion of our own `PlacementBinding` kind.
 pub const BINDING_API_VERSION: &str = "fleet-policy.dev/v1alpha1";
@@ -295,10 +297,10 @@ pub fn compile(placement: &ClusterResourcePlacement, fleet: &Fleet) -> Result<Po
         placement_type,
         cluster_names: p.cluster_names,
         number_of_clusters: p.number_of_clusters,
-        required: affinity::RequiredAffinity::new(&required),
+        required: affinity::RequiredAffinity::new(&required, fleet),
         // PickAll never scores (no Score stage), so its preferred terms are not compiled.
         preferred: if placement_type == PlacementType::PickN {
-            affinity::PreferredAffinity::new(&preferred)
+            affinity::PreferredAffinity::new(&preferred, fleet)
         } else {
             affinity::PreferredAffinity::default()
         },

@@ -4,6 +4,7 @@
 
 use super::report::{Decision, PlacementResult};
 use super::schedule::PlacementType;
+use super::status::ReasonText;
 use serde::Serialize;
 
 /// One `perClusterPlacementStatuses[]` entry.
@@ -29,8 +30,8 @@ pub struct ScheduledCondition {
     pub status: &'static str,
     /// `Scheduled` or `ScheduleFailed`.
     pub reason: &'static str,
-    /// The decision's reason text.
-    pub message: String,
+    /// The decision's reason text (written when read or serialised, like the decision's).
+    pub message: ReasonText,
 }
 
 /// The entries for a scheduled placement: every selected decision (`Scheduled=True`), then,
@@ -95,7 +96,7 @@ mod tests {
             cluster_name: name.into(),
             selected,
             cluster_score: None,
-            reason: format!("reason of {name}"),
+            reason: format!("reason of {name}").into(),
         }
     }
 
@@ -111,12 +112,12 @@ mod tests {
         assert_eq!(s.len(), 3);
         assert_eq!(s[0].cluster_name.as_deref(), Some("a"));
         assert_eq!(s[0].conditions[0].reason, "Scheduled");
-        assert_eq!(s[0].conditions[0].message, "reason of a");
+        assert_eq!(&*s[0].conditions[0].message, "reason of a");
         assert_eq!(s[1].cluster_name, None);
         assert_eq!(s[1].conditions[0].status, "False");
         assert_eq!(s[1].conditions[0].reason, "ScheduleFailed");
-        assert_eq!(s[1].conditions[0].message, "reason of b");
-        assert_eq!(s[2].conditions[0].message, "reason of c");
+        assert_eq!(&*s[1].conditions[0].message, "reason of b");
+        assert_eq!(&*s[2].conditions[0].message, "reason of c");
     }
 
     #[test]
@@ -157,7 +158,7 @@ spec:
         assert_eq!(s.len(), 2, "{s:?}");
         assert_eq!(s[0].cluster_name.as_deref(), Some("a"));
         assert_eq!(
-            s[0].conditions[0].message,
+            &*s[0].conditions[0].message,
             "Successfully scheduled resources for placement in \"a\" (affinity score: 0, topology spread score: 0): picked by scheduling policy"
         );
         assert_eq!(s[1].cluster_name, None);

@@ -1,6 +1,7 @@
 //! Property names and how a value is looked up on a cluster (placement.md §2.2).
 
-use super::fleet::FleetCluster;
+use super::fleet::{Fleet, FleetCluster};
+use super::index::{Cell, Space, UNPARSABLE};
 use super::CycleError;
 use crate::input::quantity::Quantity;
 
@@ -90,6 +91,48 @@ impl PropertyRef {
                     }),
                 },
             },
+        }
+    }
+}
+
+/// A property resolved against a fleet's index: lookups read integers.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Column {
+    /// The property.
+    pub property: PropertyRef,
+    /// Its id in the fleet index (`None`: no cluster publishes it).
+    pub id: Option<u32>,
+}
+
+impl Column {
+    /// Resolves `property` in `fleet`.
+    pub fn new(property: PropertyRef, fleet: &Fleet) -> Self {
+        let id = match &property {
+            PropertyRef::Resource { capacity, resource } => {
+                fleet.index.property_id(Space::Usage(*capacity), resource)
+            }
+            PropertyRef::NonResource(name) => fleet.index.property_id(Space::Properties, name),
+            PropertyRef::Invalid(_) => None,
+        };
+        Column { property, id }
+    }
+
+    /// [`PropertyRef::lookup`] on cluster `i`, as a rank and a float.
+    pub fn cell(&self, fleet: &Fleet, i: usize) -> Result<Option<Cell>, CycleError> {
+        if let PropertyRef::Invalid(e) = &self.property {
+            return Err(e.clone());
+        }
+        let Some(id) = self.id else {
+            return Ok(None);
+        };
+        match fleet.index.cell(i, id) {
+            None => Ok(None),
+            // Not a quantity: the error names the value, from the cluster itself.
+            Some(c) if c.rank == UNPARSABLE => match fleet.clusters.get(i) {
+                Some(cluster) => self.property.lookup(cluster).map(|_| None),
+                None => Ok(None),
+            },
+            Some(c) => Ok(Some(c)),
         }
     }
 }

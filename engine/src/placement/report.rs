@@ -2,6 +2,7 @@
 //! Explanations are data here; [`super::status`] turns them into KubeFleet's words.
 
 use super::eligibility::Ineligible;
+use super::status::ReasonText;
 use crate::input::Diagnostic;
 use crate::selectors::LabelMismatch;
 use serde::Serialize;
@@ -168,9 +169,9 @@ pub struct Filtered {
     /// Cluster name.
     pub cluster: String,
     /// The filter plugin that rejected it (the first failing one).
-    pub plugin: String,
+    pub plugin: &'static str,
     /// The decision reason as KubeFleet writes it.
-    pub reason: String,
+    pub reason: ReasonText,
     /// The same, as data.
     pub explanation: FilterReason,
 }
@@ -278,7 +279,7 @@ pub struct Decision {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cluster_score: Option<ClusterScore>,
     /// Reason text.
-    pub reason: String,
+    pub reason: ReasonText,
 }
 
 /// `clusterScore`.

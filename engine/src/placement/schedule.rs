@@ -10,7 +10,8 @@ use super::report::{
 use super::spread::{self, Spread};
 use super::{status, taints, CycleError};
 use crate::model::placement::Toleration;
-use std::cmp::Ordering;
+use std::cmp::{Ordering, Reverse};
+use std::collections::HashMap;
 
 /// At most this many unselected decisions are written (`maxUnselectedClusterDecisionCount`).
 const MAX_UNSELECTED_DECISIONS: usize = 20;
@@ -94,13 +95,6 @@ enum Static {
     Taint(usize),
 }
 
-/// Why a cluster was filtered in a cycle (explained only for the final one).
-#[derive(Debug, Clone, Copy)]
-enum Rejected {
-    Static(Static),
-    Spread(usize),
-}
-
 #[derive(Debug, Clone, Copy)]
 struct Held {
     cluster: usize,
@@ -180,54 +174,76 @@ pub fn run(fleet: &Fleet, policy: &Policy, bindings: &[ExistingBinding]) -> Plac
     r
 }
 
+/// Cluster `i`'s name, copied from the fleet's compact name list.
 fn name(fleet: &Fleet, i: usize) -> String {
-    fleet
-        .clusters
-        .get(i)
-        .map(|c| c.name.clone())
-        .unwrap_or_default()
+    fleet.name_str(i).to_string()
 }
 
 fn held_decision(fleet: &Fleet, h: &Held) -> Decision {
-    let cluster = name(fleet, h.cluster);
+    let cluster = fleet.name_of(h.cluster);
     match h.score {
         Some(s) => Decision {
-            reason: status::picked(&cluster, s.affinity_score, s.topology_spread_score),
-            cluster_name: cluster,
+            cluster_name: String::from(&*cluster),
+            reason: status::picked(cluster, s.affinity_score, s.topology_spread_score),
             selected: true,
             cluster_score: Some(s),
         },
         None => Decision {
-            reason: status::picked_fixed(&cluster),
-            cluster_name: cluster,
+            cluster_name: String::from(&*cluster),
+            reason: status::picked_fixed(cluster),
             selected: true,
             cluster_score: None,
         },
     }
 }
 
+/// A picked cluster's decision.
+fn picked_decision(fleet: &Fleet, i: usize, affinity: i32, topology: i32) -> Decision {
+    let cluster = fleet.name_of(i);
+    Decision {
+        cluster_name: String::from(&*cluster),
+        reason: status::picked(cluster, affinity, topology),
+        selected: true,
+        cluster_score: Some(ClusterScore {
+            affinity_score: affinity,
+            topology_spread_score: topology,
+        }),
+    }
+}
+
 /// The static filter chain: ClusterAffinity → ClusterEligibility → TaintToleration.
 fn static_filter(fleet: &Fleet, policy: &Policy) -> Result<Vec<Static>, CycleError> {
     let check_affinity = !policy.required.is_empty();
+    // Whether each of the fleet's distinct taints is tolerated, worked out once.
+    let tolerated: Vec<bool> = fleet
+        .index
+        .distinct_taints()
+        .iter()
+        .map(|taint| {
+            policy
+                .tolerations
+                .iter()
+                .any(|t| taints::tolerates(t, taint))
+        })
+        .collect();
     let mut out = Vec::with_capacity(fleet.len());
-    for c in &fleet.clusters {
-        if check_affinity && !policy.required.passes(c)? {
+    for i in 0..fleet.len() {
+        if check_affinity && !policy.required.passes(fleet, i)? {
             out.push(Static::Affinity);
             continue;
         }
-        if c.eligibility.is_err() {
+        if !fleet.index.eligible(i) {
             out.push(Static::Ineligible);
             continue;
         }
-        match taints::first_untolerated(&c.taints, &policy.tolerations) {
-            Some(t) => {
-                let pos = c
-                    .taints
-                    .iter()
-                    .position(|x| std::ptr::eq(x, t))
-                    .unwrap_or(0);
-                out.push(Static::Taint(pos));
-            }
+        // The first taint (in list order) that no toleration tolerates.
+        match fleet
+            .index
+            .taints_of(i)
+            .iter()
+            .position(|&t| !tolerated.get(t as usize).copied().unwrap_or(false))
+        {
+            Some(pos) => out.push(Static::Taint(pos)),
             None => out.push(Static::Pass),
         }
     }
@@ -239,7 +255,7 @@ fn filtered_entry(fleet: &Fleet, policy: &Policy, i: usize, s: Static) -> Option
     let explanation = match s {
         Static::Pass => return None,
         Static::Affinity => FilterReason::ClusterAffinityMismatch {
-            terms: policy.required.explain(c),
+            terms: policy.required.explain(fleet, i),
         },
         Static::Ineligible => FilterReason::Ineligible {
             reason: c.eligibility.clone().err()?,
@@ -253,13 +269,13 @@ fn filtered_entry(fleet: &Fleet, policy: &Policy, i: usize, s: Static) -> Option
             }
         }
     };
-    Some(make_filtered(c.name.clone(), explanation))
+    Some(make_filtered(name(fleet, i), explanation))
 }
 
 fn make_filtered(cluster: String, explanation: FilterReason) -> Filtered {
     Filtered {
         cluster,
-        plugin: status::plugin(&explanation).to_string(),
+        plugin: status::plugin(&explanation),
         reason: status::filtered(&explanation),
         explanation,
     }
@@ -285,7 +301,11 @@ fn decisions(
                 affinity_score: p.affinity_score,
                 topology_spread_score: p.topology_spread_score,
             }),
-            reason: status::not_picked(&p.cluster, p.affinity_score, p.topology_spread_score),
+            reason: status::not_picked(
+                p.cluster.as_str().into(),
+                p.affinity_score,
+                p.topology_spread_score,
+            ),
         });
         slots -= 1;
     }
@@ -324,6 +344,13 @@ fn pick_all(
     let mut created = Vec::with_capacity(fleet.len());
     let mut patched = Vec::new();
     let mut repicked = vec![false; fleet.len()];
+    // Clusters whose binding is re-pointed (obsolete) or restored (unscheduled) when picked.
+    let mut rebound = vec![false; fleet.len()];
+    for &i in cls.obsolete.iter().chain(&cls.unscheduled) {
+        if let Some(x) = rebound.get_mut(i) {
+            *x = true;
+        }
+    }
     r.picked.reserve(fleet.len());
     for (i, s) in statics.iter().enumerate() {
         let is_current = current.get(i).copied().unwrap_or(false);
@@ -332,14 +359,9 @@ fn pick_all(
             continue;
         }
         if *s == Static::Pass {
-            let cluster = name(fleet, i);
-            let d = Decision {
-                reason: status::picked(&cluster, 0, 0),
-                cluster_name: cluster.clone(),
-                selected: true,
-                cluster_score: Some(ClusterScore::default()),
-            };
-            if cls.obsolete.contains(&i) || cls.unscheduled.contains(&i) {
+            let d = picked_decision(fleet, i, 0, 0);
+            let cluster = d.cluster_name.clone();
+            if rebound.get(i).copied().unwrap_or(false) {
                 patched.push(d);
             } else {
                 created.push(d);
@@ -438,10 +460,10 @@ fn pick_fixed(fleet: &Fleet, policy: &Policy, cls: &Classified, r: &mut Placemen
     let mut d: Vec<Decision> = valid
         .iter()
         .map(|&i| {
-            let cluster = name(fleet, i);
+            let cluster = fleet.name_of(i);
             Decision {
-                reason: status::picked_fixed(&cluster),
-                cluster_name: cluster,
+                cluster_name: String::from(&*cluster),
+                reason: status::picked_fixed(cluster),
                 selected: true,
                 cluster_score: None,
             }
@@ -470,19 +492,65 @@ struct Scored {
     topology: i32,
     affinity: i32,
     obsolete: bool,
+    name_rank: u32,
 }
 
-/// Descending by (topology, affinity, obsolete), ties: the name sorting later first.
-fn rank(fleet: &Fleet, a: &Scored, b: &Scored) -> Ordering {
-    b.topology
-        .cmp(&a.topology)
-        .then(b.affinity.cmp(&a.affinity))
-        .then(b.obsolete.cmp(&a.obsolete))
-        .then_with(|| {
-            let na = fleet.clusters.get(a.cluster).map(|c| c.name.as_bytes());
-            let nb = fleet.clusters.get(b.cluster).map(|c| c.name.as_bytes());
-            nb.cmp(&na)
-        })
+impl Scored {
+    /// The scheduler's order as an integer key, best largest: (topology, affinity, obsolete)
+    /// descending, then the name sorting later first (fleet order is name order), then the
+    /// earlier cluster (a stable sort's order).
+    fn key(&self) -> (i32, i32, bool, u32, Reverse<usize>) {
+        (
+            self.topology,
+            self.affinity,
+            self.obsolete,
+            self.name_rank,
+            Reverse(self.cluster),
+        )
+    }
+}
+
+/// Best first.
+fn sort_best_first(v: &mut [Scored]) {
+    v.sort_unstable_by_key(|s| Reverse(s.key()));
+}
+
+/// The pool grouped by spread domains (every constraint's), each group best first by the
+/// keys that stay fixed after the first cycle; `None` when the domain tuples do not pack into
+/// 64 bits (the caller then scans the pool).
+fn spread_groups(
+    fleet: &Fleet,
+    policy: &Policy,
+    pool: &[usize],
+    affinity: &[i32],
+) -> Option<Vec<Vec<usize>>> {
+    let mut slot: HashMap<u64, usize> = HashMap::new();
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for &i in pool {
+        let key = policy.spread.domain_tuple(i)?;
+        let g = *slot.entry(key).or_insert_with(|| {
+            groups.push(Vec::new());
+            groups.len() - 1
+        });
+        if let Some(members) = groups.get_mut(g) {
+            members.push(i);
+        }
+    }
+    for members in &mut groups {
+        // Keys worked out once, not per comparison.
+        let mut keyed: Vec<_> = members
+            .iter()
+            .map(|&i| {
+                (
+                    Reverse((affinity.get(i).copied().unwrap_or(0), fleet.name_rank(i))),
+                    i,
+                )
+            })
+            .collect();
+        keyed.sort_unstable();
+        *members = keyed.into_iter().map(|(_, i)| i).collect();
+    }
+    Some(groups)
 }
 
 /// `sortByClusterScoreAndName`: ascending; bindings without a score first; then name.
@@ -505,11 +573,11 @@ fn breakdown(
     ev: Option<&spread::Evaluation>,
     s: &Scored,
 ) -> Option<ScoreBreakdown> {
-    let c = fleet.clusters.get(s.cluster)?;
+    fleet.clusters.get(s.cluster)?;
     Some(ScoreBreakdown {
         affinity: policy
             .preferred
-            .breakdown(c, extremes)
+            .breakdown(fleet, s.cluster, extremes)
             .into_iter()
             .enumerate()
             .map(|(term, (weight, score, outcome))| TermScore {
@@ -581,7 +649,8 @@ fn pick_n(
     }
 
     let statics = static_filter(fleet, policy)?;
-    let mut current = vec![false; fleet.len()];
+    let len = fleet.len();
+    let mut current = vec![false; len];
     let mut current_list: Vec<usize> = Vec::new();
     for h in scheduled.iter().chain(&bound) {
         if let Some(c) = current.get_mut(h.cluster) {
@@ -591,18 +660,63 @@ fn pick_n(
             }
         }
     }
-    let mut obsolete_live = vec![false; fleet.len()];
+    let mut obsolete_live = vec![false; len];
     for &o in &cls.obsolete {
         if let Some(x) = obsolete_live.get_mut(o) {
             *x = true;
         }
     }
-    let unscheduled_set: Vec<usize> = cls.unscheduled.clone();
-    let mut extremes: Option<Vec<Option<Extremes>>> = None;
-    let mut affinity_cache: Vec<Option<Result<i32, CycleError>>> = vec![None; fleet.len()];
+    let mut restored = vec![false; len];
+    for &u in &cls.unscheduled {
+        if let Some(x) = restored.get_mut(u) {
+            *x = true;
+        }
+    }
+    let is = |v: &[bool], i: usize| v.get(i).copied().unwrap_or(false);
+    // PreScore: min/max over the whole fleet (runs even without candidates).
+    let ex: Vec<Option<Extremes>> = if policy.preferred.is_empty() {
+        Vec::new()
+    } else {
+        policy.preferred.extremes(fleet)?
+    };
+    // The clusters every cycle considers: past the static filters and not selected. Their
+    // affinity scores do not change between cycles, so they are worked out once; a failed
+    // score aborts the first cycle in which its cluster is a candidate, as in the scheduler.
+    let mut pool: Vec<usize> = Vec::new();
+    let mut affinity = vec![0i32; len];
+    let mut failed: Vec<(usize, CycleError)> = Vec::new();
+    for (i, s) in statics.iter().enumerate() {
+        if *s != Static::Pass || is(&current, i) {
+            continue;
+        }
+        if !policy.preferred.is_empty() {
+            match policy.preferred.score(fleet, i, &ex) {
+                Ok(a) => {
+                    if let Some(x) = affinity.get_mut(i) {
+                        *x = a;
+                    }
+                }
+                Err(e) => {
+                    failed.push((i, e));
+                    continue;
+                }
+            }
+        }
+        pool.push(i);
+    }
     // Picks made by earlier cycles of this run: they are "scheduled" bindings now.
     let mut earlier: Vec<Decision> = Vec::new();
     let has_spread = !policy.spread.is_empty();
+    // With spread constraints each cycle picks one cluster. Pool members in the same domain
+    // of every constraint share their spread outcome, so after the first cycle (the only one
+    // where the obsolete tie-breaker counts) a cycle compares the best remaining member of
+    // each such group: O(groups) per cycle instead of O(clusters).
+    let groups = if has_spread {
+        spread_groups(fleet, policy, &pool, &affinity)
+    } else {
+        None
+    };
+    let mut cursors = vec![0usize; groups.as_ref().map_or(0, Vec::len)];
 
     loop {
         r.cycles += 1;
@@ -613,100 +727,87 @@ fn pick_n(
         } else {
             None
         };
-        // Filtered clusters are recorded cheaply and only explained for the final cycle.
-        let mut rejected: Vec<(usize, Rejected)> = Vec::new();
-        let mut candidates: Vec<Scored> = Vec::with_capacity(fleet.len());
-        for (i, s) in statics.iter().enumerate() {
-            let is_current = current.get(i).copied().unwrap_or(false);
-            if is_current && *s == Static::Pass {
-                // SamePlacementAntiAffinity: silently dropped, neither scored nor reported.
-                continue;
-            }
-            if *s != Static::Pass {
-                // A selected cluster that now fails an earlier filter is reported as filtered
-                // by that filter (its decision is skipped: it stays selected, §7.4).
-                rejected.push((i, Rejected::Static(*s)));
-                continue;
-            }
-            let topology = match ev.as_ref().map(|ev| policy.spread.outcome(ev, i)) {
-                Some(spread::Outcome::Violated(pos)) => {
-                    rejected.push((i, Rejected::Spread(pos)));
-                    continue;
+        // The topology score of a candidate, `None` when a DoNotSchedule constraint filters it.
+        let topology_of = |i: usize| match ev.as_ref().map(|ev| policy.spread.outcome(ev, i)) {
+            Some(spread::Outcome::Violated(_)) => None,
+            Some(spread::Outcome::Score(t)) => Some(t),
+            None => Some(0),
+        };
+        let scored = |i: usize, topology: i32, obsolete_live: &[bool]| Scored {
+            cluster: i,
+            topology,
+            affinity: affinity.get(i).copied().unwrap_or(0),
+            obsolete: is(obsolete_live, i),
+            name_rank: fleet.name_rank(i),
+        };
+        if let Some((_, e)) = failed.iter().find(|(i, _)| topology_of(*i).is_some()) {
+            return Err(e.clone());
+        }
+        let mut picked_now: Vec<Scored> = Vec::new();
+        // The other candidates, best first (filled for the final cycle only).
+        let mut rest: Vec<Scored> = Vec::new();
+        if has_spread {
+            // One pick per cycle: the best candidate, without sorting.
+            let mut best: Option<Scored> = None;
+            let mut consider = |i: usize| {
+                if let Some(t) = topology_of(i) {
+                    let s = scored(i, t, &obsolete_live);
+                    if best.is_none_or(|b| s.key() > b.key()) {
+                        best = Some(s);
+                    }
                 }
-                Some(spread::Outcome::Score(t)) => t,
-                None => 0,
             };
-            candidates.push(Scored {
-                cluster: i,
-                topology,
-                affinity: 0,
-                obsolete: obsolete_live.get(i).copied().unwrap_or(false),
-            });
-        }
-        // PreScore: min/max over the whole fleet (runs even without candidates).
-        if extremes.is_none() {
-            extremes = Some(if policy.preferred.is_empty() {
-                Vec::new()
-            } else {
-                policy.preferred.extremes(fleet)?
-            });
-        }
-        let ex = extremes.as_deref().unwrap_or(&[]);
-        if !policy.preferred.is_empty() {
-            for cand in candidates.iter_mut() {
-                let slot = affinity_cache
-                    .get_mut(cand.cluster)
-                    .ok_or(CycleError::MissingNumberOfClusters)?;
-                if slot.is_none() {
-                    let c = &fleet.clusters[cand.cluster.min(fleet.len().saturating_sub(1))];
-                    *slot = Some(policy.preferred.score(c, ex));
+            match &groups {
+                Some(groups) if r.cycles > 1 => {
+                    for (members, cursor) in groups.iter().zip(cursors.iter_mut()) {
+                        // Members only ever become selected, so the cursor only moves on.
+                        while members.get(*cursor).is_some_and(|&i| is(&current, i)) {
+                            *cursor += 1;
+                        }
+                        if let Some(&i) = members.get(*cursor) {
+                            consider(i);
+                        }
+                    }
                 }
-                match slot {
-                    Some(Ok(a)) => cand.affinity = *a,
-                    Some(Err(e)) => return Err(e.clone()),
-                    None => {}
+                _ => {
+                    for &i in &pool {
+                        if !is(&current, i) {
+                            consider(i);
+                        }
+                    }
                 }
             }
-        }
-        let k = desired.min(limit).min(candidates.len() as i64).max(0) as usize;
-        let picked_now: Vec<Scored>;
-        let mut rest: Vec<Scored>;
-        if k == 1 && has_spread {
-            let best = candidates
-                .iter()
-                .enumerate()
-                .min_by(|(_, a), (_, b)| rank(fleet, a, b))
-                .map(|(pos, _)| pos);
-            match best {
-                Some(pos) => {
-                    let b = candidates.swap_remove(pos);
-                    picked_now = vec![b];
-                }
-                None => picked_now = Vec::new(),
+            if desired >= 1 {
+                picked_now.extend(best);
             }
-            rest = candidates;
         } else {
-            candidates.sort_by(|a, b| rank(fleet, a, b));
+            let mut candidates: Vec<Scored> = pool
+                .iter()
+                .filter(|&&i| !is(&current, i))
+                .map(|&i| scored(i, 0, &obsolete_live))
+                .collect();
+            sort_best_first(&mut candidates);
+            let k = desired.min(limit).min(candidates.len() as i64).max(0) as usize;
             rest = candidates.split_off(k);
             picked_now = candidates;
+        }
+        let final_cycle = !(has_spread && desired > limit && picked_now.len() as i64 == limit);
+        if final_cycle && has_spread {
+            let picked_one = picked_now.first().map(|s| s.cluster);
+            rest = pool
+                .iter()
+                .filter(|&&i| !is(&current, i) && Some(i) != picked_one)
+                .filter_map(|&i| topology_of(i).map(|t| scored(i, t, &obsolete_live)))
+                .collect();
+            sort_best_first(&mut rest);
         }
         // Bindings: created, re-pointed (obsolete) or restored (unscheduled).
         let mut created = Vec::new();
         let mut patched = Vec::new();
         for s in &picked_now {
-            let cluster = name(fleet, s.cluster);
-            let d = Decision {
-                reason: status::picked(&cluster, s.affinity, s.topology),
-                cluster_name: cluster.clone(),
-                selected: true,
-                cluster_score: Some(ClusterScore {
-                    affinity_score: s.affinity,
-                    topology_spread_score: s.topology,
-                }),
-            };
-            if obsolete_live.get(s.cluster).copied().unwrap_or(false)
-                || unscheduled_set.contains(&s.cluster)
-            {
+            let d = picked_decision(fleet, s.cluster, s.affinity, s.topology);
+            let cluster = d.cluster_name.clone();
+            if is(&obsolete_live, s.cluster) || is(&restored, s.cluster) {
                 patched.push(d);
             } else {
                 created.push(d);
@@ -715,7 +816,7 @@ fn pick_n(
                 cluster,
                 affinity_score: s.affinity,
                 topology_spread_score: s.topology,
-                score_breakdown: breakdown(fleet, policy, ex, ev.as_ref(), s),
+                score_breakdown: breakdown(fleet, policy, &ex, ev.as_ref(), s),
             });
             if let Some(c) = current.get_mut(s.cluster) {
                 *c = true;
@@ -726,22 +827,20 @@ fn pick_n(
             }
         }
         // Obsolete bindings not picked in this cycle are released now.
-        for (i, live) in obsolete_live.iter_mut().enumerate() {
-            if *live {
-                *live = false;
-                r.unscheduled.push(name(fleet, i));
+        for &o in &cls.obsolete {
+            if let Some(live) = obsolete_live.get_mut(o) {
+                if *live {
+                    *live = false;
+                    r.unscheduled.push(name(fleet, o));
+                }
             }
         }
-        let bindings_touched = (created.len() + patched.len()) as i64;
-        if has_spread && desired > limit && bindings_touched == limit {
+        if !final_cycle {
             earlier.extend(created);
             earlier.extend(patched);
             continue;
         }
         // Final cycle: write the status.
-        if has_spread {
-            rest.sort_by(|a, b| rank(fleet, a, b));
-        }
         // Breakdowns for the best not-picked clusters only (those the decisions list): a
         // 10k-cluster fleet would otherwise spend most of its time on explanations nobody
         // reads; `MAX_NOT_PICKED_BREAKDOWNS` bounds it.
@@ -753,34 +852,43 @@ fn pick_n(
                 affinity_score: s.affinity,
                 topology_spread_score: s.topology,
                 score_breakdown: if pos < MAX_NOT_PICKED_BREAKDOWNS {
-                    breakdown(fleet, policy, ex, ev.as_ref(), s)
+                    breakdown(fleet, policy, &ex, ev.as_ref(), s)
                 } else {
                     None
                 },
             })
             .collect();
-        r.filtered = rejected
+        // Filtered clusters of this cycle, in fleet order: a selected cluster that now fails
+        // an earlier filter is reported by that filter (its decision is skipped: it stays
+        // selected, §7.4); then the DoNotSchedule spread violations.
+        r.filtered = statics
             .iter()
-            .filter_map(|&(i, why)| match why {
-                Rejected::Static(st) => filtered_entry(fleet, policy, i, st),
-                Rejected::Spread(pos) => {
-                    let c = policy.spread.at(pos)?;
-                    let ev = ev.as_ref()?;
-                    let (domain, domain_count, (smallest, largest)) =
-                        policy.spread.domain(ev, pos, i);
-                    Some(make_filtered(
-                        name(fleet, i),
-                        FilterReason::TopologySpreadViolated {
-                            constraint: c.index,
-                            topology_key: c.topology_key.clone(),
-                            max_skew: c.max_skew,
-                            domain,
-                            domain_count,
-                            smallest,
-                            largest,
-                        },
-                    ))
+            .enumerate()
+            .filter_map(|(i, st)| {
+                if *st != Static::Pass {
+                    return filtered_entry(fleet, policy, i, *st);
                 }
+                if is(&current, i) {
+                    return None;
+                }
+                let ev = ev.as_ref()?;
+                let spread::Outcome::Violated(pos) = policy.spread.outcome(ev, i) else {
+                    return None;
+                };
+                let c = policy.spread.at(pos)?;
+                let (domain, domain_count, (smallest, largest)) = policy.spread.domain(ev, pos, i);
+                Some(make_filtered(
+                    name(fleet, i),
+                    FilterReason::TopologySpreadViolated {
+                        constraint: c.index,
+                        topology_key: c.topology_key.clone(),
+                        max_skew: c.max_skew,
+                        domain,
+                        domain_count,
+                        smallest,
+                        largest,
+                    },
+                ))
             })
             .collect();
         r.kept = scheduled

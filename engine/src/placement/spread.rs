@@ -4,7 +4,6 @@
 use super::fleet::Fleet;
 use super::report::ConstraintScore;
 use crate::model::placement::TopologySpreadConstraint;
-use std::collections::HashMap;
 
 const NO_DOMAIN: u32 = u32::MAX;
 
@@ -65,17 +64,29 @@ impl Spread {
             .iter()
             .enumerate()
             .map(|(index, c)| {
-                let mut ids: HashMap<&str, u32> = HashMap::new();
+                // Domain ids in order of first appearance, keyed by the label value's id.
+                let mut ids: Vec<u32> = vec![NO_DOMAIN; fleet.index.value_count()];
                 let mut domains = Vec::new();
-                let domain_of = fleet
-                    .clusters
-                    .iter()
-                    .map(|cl| match cl.labels.get(&c.topology_key) {
+                let key = fleet.index.key_id(&c.topology_key);
+                let domain_of = (0..fleet.len())
+                    .map(|i| match key.and_then(|k| fleet.index.label(i, k)) {
                         None => NO_DOMAIN,
-                        Some(v) => *ids.entry(v.as_str()).or_insert_with(|| {
-                            domains.push(v.clone());
-                            (domains.len() - 1) as u32
-                        }),
+                        Some(v) => match ids.get_mut(v as usize) {
+                            Some(d) if *d != NO_DOMAIN => *d,
+                            Some(d) => {
+                                domains.push(
+                                    fleet
+                                        .clusters
+                                        .get(i)
+                                        .and_then(|cl| cl.labels.get(&c.topology_key))
+                                        .cloned()
+                                        .unwrap_or_default(),
+                                );
+                                *d = (domains.len() - 1) as u32;
+                                *d
+                            }
+                            None => NO_DOMAIN,
+                        },
                     })
                     .collect();
                 Constraint {
@@ -213,6 +224,23 @@ impl Spread {
             .collect();
         out.sort_by_key(|c| c.constraint);
         out
+    }
+
+    /// A number equal for two clusters exactly when they are in the same domain of every
+    /// constraint (so they have the same outcome in every cycle); `None` when it does not fit
+    /// in 64 bits.
+    pub fn domain_tuple(&self, cluster: usize) -> Option<u64> {
+        let mut key: u64 = 0;
+        for c in &self.constraints {
+            // Digits 0..domains for a domain, `domains` for none: a mixed-radix number.
+            let radix = c.domains.len() as u64 + 1;
+            let d = match c.domain_of.get(cluster).copied() {
+                Some(d) if d != NO_DOMAIN => u64::from(d),
+                _ => radix - 1,
+            };
+            key = key.checked_mul(radix)?.checked_add(d)?;
+        }
+        Some(key)
     }
 
     /// The constraint at evaluation position `pos`.

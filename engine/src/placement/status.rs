@@ -1,8 +1,11 @@
 //! Every KubeFleet string the placement engine writes, in one place (framework.go and
 //! status.go templates, placement.md §4.6, §8).
 
+use super::eligibility::Ineligible;
 use super::report::{Condition, FilterReason, TermMismatch};
-use std::fmt::Write;
+use serde::Serialize;
+use std::fmt::{self, Write};
+use std::sync::{Arc, OnceLock};
 
 /// Plugin names.
 pub fn plugin(reason: &FilterReason) -> &'static str {
@@ -14,54 +17,203 @@ pub fn plugin(reason: &FilterReason) -> &'static str {
     }
 }
 
+/// A decision reason as data; its text is written only when read (through `Deref` to
+/// `str`, cached) or serialised, so results for thousands of clusters do not format strings
+/// nobody reads. Serialises as the string.
+#[derive(Clone, Serialize)]
+#[serde(into = "String")]
+pub struct ReasonText {
+    what: ReasonKind,
+    text: OnceLock<String>,
+}
+
+#[derive(Debug, Clone)]
+enum ReasonKind {
+    Picked {
+        cluster: Arc<str>,
+        affinity: i32,
+        topology: i32,
+    },
+    PickedFixed {
+        cluster: Arc<str>,
+    },
+    NotPicked {
+        cluster: Arc<str>,
+        affinity: i32,
+        topology: i32,
+    },
+    Unschedulable(Unschedulable),
+    Text(String),
+}
+
+/// What a filter's reason needs (not the whole explanation).
+#[derive(Debug, Clone)]
+enum Unschedulable {
+    Affinity,
+    Ineligible(Ineligible),
+    Taint {
+        key: String,
+        value: String,
+        effect: String,
+    },
+    Spread {
+        topology_key: String,
+        max_skew: i32,
+    },
+}
+
+impl fmt::Display for ReasonKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReasonKind::Picked {
+                cluster,
+                affinity,
+                topology,
+            } => write!(
+                f,
+                "Successfully scheduled resources for placement in \"{cluster}\" (affinity score: {affinity}, topology spread score: {topology}): picked by scheduling policy"
+            ),
+            ReasonKind::PickedFixed { cluster } => write!(
+                f,
+                "Successfully scheduled resources for placement in \"{cluster}\": picked by scheduling policy"
+            ),
+            ReasonKind::NotPicked {
+                cluster,
+                affinity,
+                topology,
+            } => write!(
+                f,
+                "Cluster \"{cluster}\" does not score high enough (affinity score: {affinity}, topology spread score: {topology})"
+            ),
+            ReasonKind::Unschedulable(u) => {
+                f.write_str("ClusterUnschedulable, ")?;
+                match u {
+                    Unschedulable::Affinity => f.write_str(
+                        "cluster does not match with any of the required cluster affinity terms",
+                    ),
+                    Unschedulable::Ineligible(reason) => f.write_str(&reason.message()),
+                    Unschedulable::Taint { key, value, effect } => write!(
+                        f,
+                        "taint &{{Key:{key} Value:{value} Effect:{effect}}} cannot be tolerated"
+                    ),
+                    Unschedulable::Spread {
+                        topology_key,
+                        max_skew,
+                    } => write!(
+                        f,
+                        "violated doNotSchedule topology spread constraint \"{topology_key}\" (max skew {max_skew})"
+                    ),
+                }
+            }
+            ReasonKind::Text(t) => f.write_str(t),
+        }
+    }
+}
+
+impl ReasonText {
+    fn new(what: ReasonKind) -> Self {
+        ReasonText {
+            what,
+            text: OnceLock::new(),
+        }
+    }
+}
+
+impl std::ops::Deref for ReasonText {
+    type Target = str;
+    fn deref(&self) -> &str {
+        self.text.get_or_init(|| self.what.to_string())
+    }
+}
+
+impl fmt::Display for ReasonText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.text.get() {
+            Some(t) => f.write_str(t),
+            None => self.what.fmt(f),
+        }
+    }
+}
+
+impl fmt::Debug for ReasonText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&**self, f)
+    }
+}
+
+impl PartialEq for ReasonText {
+    fn eq(&self, other: &Self) -> bool {
+        **self == **other
+    }
+}
+
+impl From<ReasonText> for String {
+    fn from(r: ReasonText) -> String {
+        match r.text.into_inner() {
+            Some(t) => t,
+            None => r.what.to_string(),
+        }
+    }
+}
+
+impl From<String> for ReasonText {
+    fn from(t: String) -> Self {
+        ReasonText::new(ReasonKind::Text(t))
+    }
+}
+
 /// The recorded `ClusterUnschedulable, <plugin reason>`.
-pub fn filtered(reason: &FilterReason) -> String {
-    let detail = match reason {
-        FilterReason::ClusterAffinityMismatch { .. } => {
-            "cluster does not match with any of the required cluster affinity terms".to_string()
-        }
-        FilterReason::Ineligible { reason } => reason.message(),
-        FilterReason::TaintNotTolerated { key, value, effect } => {
-            format!("taint &{{Key:{key} Value:{value} Effect:{effect}}} cannot be tolerated")
-        }
+pub fn filtered(reason: &FilterReason) -> ReasonText {
+    ReasonText::new(ReasonKind::Unschedulable(match reason {
+        FilterReason::ClusterAffinityMismatch { .. } => Unschedulable::Affinity,
+        FilterReason::Ineligible { reason } => Unschedulable::Ineligible(reason.clone()),
+        FilterReason::TaintNotTolerated { key, value, effect } => Unschedulable::Taint {
+            key: key.clone(),
+            value: value.clone(),
+            effect: effect.clone(),
+        },
         FilterReason::TopologySpreadViolated {
             topology_key,
             max_skew,
             ..
-        } => format!(
-            "violated doNotSchedule topology spread constraint \"{topology_key}\" (max skew {max_skew})"
-        ),
-    };
-    format!("ClusterUnschedulable, {detail}")
+        } => Unschedulable::Spread {
+            topology_key: topology_key.clone(),
+            max_skew: *max_skew,
+        },
+    }))
 }
 
 /// Picked with scores (PickN, PickAll).
-pub fn picked(cluster: &str, affinity: i32, topology: i32) -> String {
-    format!(
-        "Successfully scheduled resources for placement in \"{cluster}\" (affinity score: {affinity}, topology spread score: {topology}): picked by scheduling policy"
-    )
+pub fn picked(cluster: Arc<str>, affinity: i32, topology: i32) -> ReasonText {
+    ReasonText::new(ReasonKind::Picked {
+        cluster,
+        affinity,
+        topology,
+    })
 }
 
 /// Picked without scores (PickFixed).
-pub fn picked_fixed(cluster: &str) -> String {
-    format!("Successfully scheduled resources for placement in \"{cluster}\": picked by scheduling policy")
+pub fn picked_fixed(cluster: Arc<str>) -> ReasonText {
+    ReasonText::new(ReasonKind::PickedFixed { cluster })
 }
 
 /// Scored, not picked.
-pub fn not_picked(cluster: &str, affinity: i32, topology: i32) -> String {
-    format!(
-        "Cluster \"{cluster}\" does not score high enough (affinity score: {affinity}, topology spread score: {topology})"
-    )
+pub fn not_picked(cluster: Arc<str>, affinity: i32, topology: i32) -> ReasonText {
+    ReasonText::new(ReasonKind::NotPicked {
+        cluster,
+        affinity,
+        topology,
+    })
 }
 
 /// PickFixed target that is not eligible.
-pub fn fixed_ineligible(cluster: &str, reason: &str) -> String {
-    format!("Cluster \"{cluster}\" is not eligible for resource placement yet: {reason}")
+pub fn fixed_ineligible(cluster: &str, reason: &str) -> ReasonText {
+    format!("Cluster \"{cluster}\" is not eligible for resource placement yet: {reason}").into()
 }
 
 /// PickFixed target that does not exist.
-pub fn fixed_not_found(cluster: &str) -> String {
-    format!("Specified cluster \"{cluster}\" is not found")
+pub fn fixed_not_found(cluster: &str) -> ReasonText {
+    format!("Specified cluster \"{cluster}\" is not found").into()
 }
 
 /// The Scheduled condition after a completed cycle.

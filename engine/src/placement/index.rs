@@ -1,0 +1,458 @@
+//! The fleet's labels and property values as small integers, laid out contiguously and built
+//! once per input, so that filters and scores over thousands of clusters compare numbers
+//! instead of walking maps of strings (placement.md §10: 10k clusters in milliseconds).
+//!
+//! Exactness is kept: label ids are equal exactly when the strings are, and a property value
+//! is its rank among the fleet's distinct values of that property under `Quantity.Cmp`, so an
+//! exact comparison with a constant becomes a comparison of ranks.
+
+use super::fleet::FleetCluster;
+use super::properties::CapacityType;
+use crate::input::quantity::Quantity;
+use crate::model::placement::Taint;
+use std::cmp::Ordering;
+use std::collections::HashMap;
+
+/// Rank of a published value that is not a quantity (reading it is an error).
+pub const UNPARSABLE: u32 = u32::MAX;
+
+const ELIGIBLE: u8 = 1;
+const TAINTED: u8 = 2;
+
+/// Which map a property is read from: `status.properties` or a `status.resourceUsage` map.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Space {
+    /// `status.properties`.
+    Properties,
+    /// `status.resourceUsage.<capacity>`.
+    Usage(CapacityType),
+}
+
+impl Space {
+    fn code(self) -> u8 {
+        match self {
+            Space::Properties => 0,
+            Space::Usage(CapacityType::Total) => 1,
+            Space::Usage(CapacityType::Allocatable) => 2,
+            Space::Usage(CapacityType::Available) => 3,
+        }
+    }
+}
+
+/// One published property value.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Cell {
+    /// Rank among the distinct values of the property in the fleet (equal quantities share
+    /// a rank), or [`UNPARSABLE`].
+    pub rank: u32,
+    /// Which distinct text of the property it is written as.
+    pub text: u32,
+    /// Go's `AsApproximateFloat64` of the value.
+    pub approx: f64,
+}
+
+/// Where a constant falls among a property's ranks: `below` ranks are smaller than it, and
+/// rank `below` equals it when `equal`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Threshold {
+    below: u32,
+    equal: bool,
+}
+
+impl Threshold {
+    /// `observed.Cmp(constant)` for a value of this rank.
+    pub fn compare(self, rank: u32) -> Ordering {
+        match rank.cmp(&self.below) {
+            Ordering::Less => Ordering::Less,
+            Ordering::Equal if self.equal => Ordering::Equal,
+            _ => Ordering::Greater,
+        }
+    }
+}
+
+/// The integer view of a fleet (cluster `i` here is `Fleet::clusters[i]`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FleetIndex {
+    keys: HashMap<String, u32>,
+    values: HashMap<String, u32>,
+    /// Label values by id.
+    value_names: Vec<String>,
+    /// Cluster `i`'s labels are `label_pairs[label_start[i]..label_start[i + 1]]`, by key id.
+    label_start: Vec<u32>,
+    label_pairs: Vec<(u32, u32)>,
+    /// Property ids per [`Space`].
+    properties: [HashMap<String, u32>; 4],
+    /// Cluster `i`'s values are `cells[cell_start[i]..cell_start[i + 1]]`, by property id.
+    cell_start: Vec<u32>,
+    cells: Vec<(u32, Cell)>,
+    /// Per property id: one value per rank, ascending.
+    distinct: Vec<Vec<Quantity>>,
+    /// Per property id: the distinct texts values are written as.
+    texts: Vec<Vec<String>>,
+    flags: Vec<u8>,
+    /// Cluster `i`'s taints (in list order) are `taint_ids[taint_start[i]..taint_start[i + 1]]`.
+    taint_start: Vec<u32>,
+    taint_ids: Vec<u32>,
+    /// Distinct taints by id.
+    taints: Vec<Taint>,
+}
+
+fn intern(map: &mut HashMap<String, u32>, s: &str) -> u32 {
+    if let Some(&id) = map.get(s) {
+        return id;
+    }
+    let id = map.len() as u32;
+    map.insert(s.to_string(), id);
+    id
+}
+
+/// A value seen while building: property id, its text slot (None: not a quantity), float.
+type RawCell = (u32, Option<usize>, f64);
+
+/// Distinct values of one property while building: text → slot, and the value per slot.
+#[derive(Default)]
+struct Distinct<'a> {
+    slot_of: HashMap<&'a str, usize>,
+    values: Vec<&'a Quantity>,
+}
+
+impl FleetIndex {
+    /// Indexes clusters (in fleet order).
+    pub fn new(clusters: &[FleetCluster]) -> Self {
+        let mut ix = FleetIndex {
+            label_start: Vec::with_capacity(clusters.len() + 1),
+            cell_start: Vec::with_capacity(clusters.len() + 1),
+            flags: Vec::with_capacity(clusters.len()),
+            ..FleetIndex::default()
+        };
+        ix.label_start.push(0);
+        ix.cell_start.push(0);
+        ix.taint_start.push(0);
+        let mut taint_id: HashMap<(&str, &str, &str), u32> = HashMap::new();
+        let mut distinct: Vec<Distinct> = Vec::new();
+        let mut raw: Vec<RawCell> = Vec::new();
+        for c in clusters {
+            let start = ix.label_pairs.len();
+            for (key, value) in &c.labels {
+                let k = intern(&mut ix.keys, key);
+                let before = ix.values.len();
+                let v = intern(&mut ix.values, value);
+                if ix.values.len() > before {
+                    ix.value_names.push(value.clone());
+                }
+                ix.label_pairs.push((k, v));
+            }
+            if let Some(s) = ix.label_pairs.get_mut(start..) {
+                s.sort_unstable();
+            }
+            ix.label_start.push(ix.label_pairs.len() as u32);
+
+            let start = raw.len();
+            for (name, e) in &c.properties {
+                let q = e.parsed.as_ref().ok();
+                ix.add_cell(&mut distinct, &mut raw, Space::Properties, name, q);
+            }
+            for (space, map) in [
+                (CapacityType::Total, &c.capacity),
+                (CapacityType::Allocatable, &c.allocatable),
+                (CapacityType::Available, &c.available),
+            ] {
+                for (name, q) in map {
+                    ix.add_cell(&mut distinct, &mut raw, Space::Usage(space), name, Some(q));
+                }
+            }
+            if let Some(s) = raw.get_mut(start..) {
+                s.sort_unstable_by_key(|c| c.0);
+            }
+            ix.cell_start.push(raw.len() as u32);
+
+            for t in &c.taints {
+                let key = (t.key.as_str(), t.value.as_str(), t.effect.as_str());
+                let id = *taint_id.entry(key).or_insert_with(|| {
+                    ix.taints.push(t.clone());
+                    ix.taints.len() as u32 - 1
+                });
+                ix.taint_ids.push(id);
+            }
+            ix.taint_start.push(ix.taint_ids.len() as u32);
+
+            let mut flags = 0;
+            if c.eligibility.is_ok() {
+                flags |= ELIGIBLE;
+            }
+            if !c.taints.is_empty() {
+                flags |= TAINTED;
+            }
+            ix.flags.push(flags);
+        }
+
+        // Rank the distinct values of every property exactly.
+        let mut rank_of: Vec<Vec<u32>> = Vec::with_capacity(distinct.len());
+        for d in &distinct {
+            let mut order: Vec<usize> = (0..d.values.len()).collect();
+            order.sort_by(|&a, &b| match (d.values.get(a), d.values.get(b)) {
+                (Some(x), Some(y)) => x.cmp_exact(y),
+                _ => Ordering::Equal,
+            });
+            let mut ranks = vec![0u32; d.values.len()];
+            let mut reps: Vec<Quantity> = Vec::new();
+            for &slot in &order {
+                let Some(&q) = d.values.get(slot) else {
+                    continue;
+                };
+                if reps
+                    .last()
+                    .is_none_or(|last| last.cmp_exact(q) != Ordering::Equal)
+                {
+                    reps.push(q.clone());
+                }
+                if let Some(r) = ranks.get_mut(slot) {
+                    *r = reps.len() as u32 - 1;
+                }
+            }
+            rank_of.push(ranks);
+            ix.distinct.push(reps);
+            ix.texts
+                .push(d.values.iter().map(|q| q.as_str().to_string()).collect());
+        }
+        ix.cells = raw
+            .into_iter()
+            .map(|(id, slot, approx)| {
+                let rank = slot
+                    .and_then(|s| rank_of.get(id as usize)?.get(s).copied())
+                    .unwrap_or(UNPARSABLE);
+                let text = slot.map_or(u32::MAX, |s| s as u32);
+                (id, Cell { rank, text, approx })
+            })
+            .collect();
+        ix
+    }
+
+    fn add_cell<'a>(
+        &mut self,
+        distinct: &mut Vec<Distinct<'a>>,
+        raw: &mut Vec<RawCell>,
+        space: Space,
+        name: &str,
+        q: Option<&'a Quantity>,
+    ) {
+        let next = distinct.len() as u32;
+        let Some(ids) = self.properties.get_mut(usize::from(space.code())) else {
+            return;
+        };
+        let id = match ids.get(name) {
+            Some(&id) => id,
+            None => {
+                ids.insert(name.to_string(), next);
+                distinct.push(Distinct::default());
+                next
+            }
+        };
+        let slot = match (q, distinct.get_mut(id as usize)) {
+            (Some(q), Some(d)) => Some(match d.slot_of.get(q.as_str()) {
+                Some(&s) => s,
+                None => {
+                    // Equal texts are equal quantities (parsing is a function of the text).
+                    d.values.push(q);
+                    d.slot_of.insert(q.as_str(), d.values.len() - 1);
+                    d.values.len() - 1
+                }
+            }),
+            _ => None,
+        };
+        raw.push((id, slot, q.map_or(0.0, Quantity::as_approximate_f64)));
+    }
+
+    /// Id of a label key, if some cluster has it.
+    pub fn key_id(&self, key: &str) -> Option<u32> {
+        self.keys.get(key).copied()
+    }
+
+    /// Id of a label value, if some cluster has it.
+    pub fn value_id(&self, value: &str) -> Option<u32> {
+        self.values.get(value).copied()
+    }
+
+    /// The label value with id `id`.
+    pub fn value_name(&self, id: u32) -> Option<&str> {
+        self.value_names.get(id as usize).map(String::as_str)
+    }
+
+    /// The text a property value is written as.
+    pub fn text(&self, id: u32, cell: Cell) -> Option<&str> {
+        self.texts
+            .get(id as usize)?
+            .get(cell.text as usize)
+            .map(String::as_str)
+    }
+
+    /// Number of distinct label values (ids are below it).
+    pub fn value_count(&self) -> usize {
+        self.values.len()
+    }
+
+    /// The value id of label `key` on cluster `i`.
+    pub fn label(&self, i: usize, key: u32) -> Option<u32> {
+        let from = *self.label_start.get(i)? as usize;
+        let to = *self.label_start.get(i + 1)? as usize;
+        self.label_pairs
+            .get(from..to)?
+            .iter()
+            .find(|p| p.0 == key)
+            .map(|p| p.1)
+    }
+
+    /// Id of a property, if some cluster publishes it.
+    pub fn property_id(&self, space: Space, name: &str) -> Option<u32> {
+        self.properties
+            .get(usize::from(space.code()))?
+            .get(name)
+            .copied()
+    }
+
+    /// Property `id` on cluster `i`.
+    pub fn cell(&self, i: usize, id: u32) -> Option<Cell> {
+        let from = *self.cell_start.get(i)? as usize;
+        let to = *self.cell_start.get(i + 1)? as usize;
+        self.cells
+            .get(from..to)?
+            .iter()
+            .find(|c| c.0 == id)
+            .map(|c| c.1)
+    }
+
+    /// Where `q` falls among the values of property `id`.
+    pub fn threshold(&self, id: u32, q: &Quantity) -> Threshold {
+        let values = self
+            .distinct
+            .get(id as usize)
+            .map(Vec::as_slice)
+            .unwrap_or(&[]);
+        let below = values.partition_point(|v| v.cmp_exact(q) == Ordering::Less);
+        Threshold {
+            below: below as u32,
+            equal: values
+                .get(below)
+                .is_some_and(|v| v.cmp_exact(q) == Ordering::Equal),
+        }
+    }
+
+    /// Cluster `i` is eligible.
+    pub fn eligible(&self, i: usize) -> bool {
+        self.flags.get(i).is_some_and(|f| f & ELIGIBLE != 0)
+    }
+
+    /// The fleet's distinct taints (ids are positions).
+    pub fn distinct_taints(&self) -> &[Taint] {
+        &self.taints
+    }
+
+    /// Cluster `i`'s taint ids, in list order.
+    pub fn taints_of(&self, i: usize) -> &[u32] {
+        let from = self.taint_start.get(i).map_or(0, |&x| x as usize);
+        let to = self.taint_start.get(i + 1).map_or(0, |&x| x as usize);
+        self.taint_ids.get(from..to).unwrap_or(&[])
+    }
+
+    /// Cluster `i` has taints.
+    pub fn tainted(&self, i: usize) -> bool {
+        self.flags.get(i).is_some_and(|f| f & TAINTED != 0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::placement::fleet::PropertyEntry;
+    use std::collections::BTreeMap;
+
+    fn cluster(name: &str, value: &str) -> FleetCluster {
+        let mut properties = BTreeMap::new();
+        properties.insert(
+            "p".to_string(),
+            PropertyEntry {
+                raw: value.to_string(),
+                parsed: Quantity::parse(value),
+            },
+        );
+        let mut labels = BTreeMap::new();
+        labels.insert("k".to_string(), value.to_string());
+        FleetCluster {
+            name: name.to_string(),
+            labels,
+            taints: Vec::new(),
+            leaving: false,
+            eligibility: Ok(()),
+            properties,
+            capacity: BTreeMap::new(),
+            allocatable: BTreeMap::new(),
+            available: BTreeMap::new(),
+            assumed_healthy: false,
+        }
+    }
+
+    #[test]
+    fn ranks_compare_like_quantities() {
+        // Equal values written differently, suffixes, signs, nano rounding, not a quantity.
+        let values = [
+            "0.3",
+            "300m",
+            "1Ki",
+            "1024",
+            "1k",
+            "1000",
+            "-1",
+            "-1000m",
+            "0",
+            "0.0",
+            "1e3",
+            "1n",
+            "0.0000000001",
+            "2Gi",
+            "3G",
+            "abc",
+            "9Ei",
+            "12.5",
+        ];
+        let clusters: Vec<FleetCluster> = values
+            .iter()
+            .enumerate()
+            .map(|(i, v)| cluster(&format!("c{i:02}"), v))
+            .collect();
+        let ix = FleetIndex::new(&clusters);
+        let Some(p) = ix.property_id(Space::Properties, "p") else {
+            panic!("property not indexed");
+        };
+        for (i, v) in values.iter().enumerate() {
+            let cell = ix.cell(i, p);
+            let Ok(observed) = Quantity::parse(v) else {
+                assert_eq!(cell.map(|c| c.rank), Some(UNPARSABLE), "{v}");
+                continue;
+            };
+            let Some(cell) = cell else {
+                panic!("{v} not indexed");
+            };
+            assert_eq!(cell.approx, observed.as_approximate_f64(), "{v}");
+            for w in values.iter().chain(&["0.25", "5", "-7", "1.5Ki", "100Ei"]) {
+                let Ok(expected) = Quantity::parse(w) else {
+                    continue;
+                };
+                assert_eq!(
+                    ix.threshold(p, &expected).compare(cell.rank),
+                    observed.cmp_exact(&expected),
+                    "{v} vs {w}"
+                );
+            }
+        }
+        // Label ids: equal exactly when the strings are.
+        let Some(k) = ix.key_id("k") else {
+            panic!("key not indexed");
+        };
+        for (i, v) in values.iter().enumerate() {
+            assert_eq!(ix.label(i, k), ix.value_id(v));
+        }
+        assert_eq!(ix.label(0, k), ix.label(0, k));
+        assert_ne!(ix.label(0, k), ix.label(1, k));
+        assert!(ix.value_id("missing").is_none());
+    }
+}
