@@ -81,8 +81,9 @@ package: setup
 	@rm -f fleet-policy-*.tgz && npm pack --silent --pack-destination . ./$(PKG) >/dev/null
 	@node wasm-tests/npm/sizes.mjs
 
-# The package's tests run from the packed tarball installed into a temporary project.
-test-package: package
+# The package's tests run from the packed tarball installed into a temporary project; the
+# docs page's "Open in playground" round trip needs the built playground (dist/) too.
+test-package: package dist
 	@echo "== npm package: node --test, tsc --strict, an esbuild-bundled app and the docs page in Chromium"
 	@cargo build -q -p fleet-policy --bin fleet-policy
 	@node wasm-tests/npm/consumer.mjs
