@@ -204,9 +204,11 @@ test('"Open in playground" carries the YAML, view, time and engine version; the 
     assert.equal(`${url.origin}${url.pathname}`, `${site.base}/`, 'the link points at the playground (site root)');
     // Follow the link: the playground opens with the example's YAML, view, time and results.
     const landed = await site.context.newPage();
+    // A tall window, so CodeMirror renders every line of the example (it renders only what is near the view).
+    await landed.setViewportSize({ width: 1280, height: 3000 });
     await landed.goto(before.link);
     await landed.waitForSelector('.app[data-eval-seq] #policy-editor .cm-editor');
-    const editorText = await landed.$eval('#policy-editor .cm-content', (el) => el.cmView?.view?.state?.doc?.toString());
+    const editorText = await landed.$$eval('#policy-editor .cm-line', (lines) => lines.map((l) => l.textContent).join('\n'));
     assert.equal(editorText, yaml, `${id}: the playground's Policy editor holds the example's YAML`);
     const tab = view === 'budgets' ? 'disruption' : 'placement';
     assert.equal(await landed.getAttribute(`#tab-${tab}`, 'aria-selected'), 'true', `${id}: view`);
