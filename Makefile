@@ -10,6 +10,20 @@ WASM_TARGET := wasm32-unknown-unknown
 BIN := node_modules/.bin
 WASM_OPT_FLAGS := -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
 	--enable-mutable-globals --enable-reference-types --strip-debug --strip-producers
+# The npm engine builds in its own target dir: the playground's build unifies other features of
+# shared dependencies (js-sys), so in one dir each build made the other recompile the engine.
+NPM_TARGET := target/npm-wasm
+# wasm-opt (binaryen as JS) is the slowest step: its output is cached by a hash of flags + input.
+WASM_OPT_CACHE := target/wasm-opt-cache
+# $(call wasm_opt,IN,OUT,NAME)
+define wasm_opt
+	@mkdir -p $(WASM_OPT_CACHE); \
+	key=$$( { echo '$(WASM_OPT_FLAGS)'; cat $(1); } | sha256sum | cut -c1-16); \
+	out=$(WASM_OPT_CACHE)/$(3)-$$key.wasm; \
+	if [ -f $$out ]; then echo "[wasm-opt] $(3): input unchanged, reusing the optimised module"; \
+	else rm -f $(WASM_OPT_CACHE)/$(3)-*.wasm; $(BIN)/wasm-opt $(WASM_OPT_FLAGS) $(1) -o $$out.tmp && mv $$out.tmp $$out; fi; \
+	cp $$out $(2)
+endef
 
 .PHONY: help setup dist serve test lint test-native test-wasm test-e2e package test-package bench bench-wasm clean
 
@@ -31,7 +45,7 @@ dist: setup package
 	@rm -rf dist target/web-bindgen && mkdir -p dist target/web-bindgen
 	@wasm-bindgen --target web --no-typescript --out-dir target/web-bindgen --out-name fleet_playground \
 		target/$(WASM_TARGET)/release/fleet-playground.wasm
-	@$(BIN)/wasm-opt $(WASM_OPT_FLAGS) target/web-bindgen/fleet_playground_bg.wasm -o dist/fleet_playground_bg.wasm
+	$(call wasm_opt,target/web-bindgen/fleet_playground_bg.wasm,dist/fleet_playground_bg.wasm,playground)
 	@cp target/web-bindgen/fleet_playground.js dist/
 	@cp -r static/. dist/
 	@mkdir -p dist/embed/engine && cp $(PKG)/index.js $(PKG)/fleet_policy.js $(PKG)/fleet_policy_bg.wasm dist/embed/engine/
@@ -72,18 +86,19 @@ TS_ROOTS := PlacementReport BudgetReport RolloutReport EvaluateReport ValidateRe
 	PlaceOptions:in BudgetOptions:in RolloutOptions:in
 package: setup
 	@$(ENV); echo "[package] building the engine (release wasm, no default features)"; \
-	$$WASM_CARGO build -q -p fleet-policy --no-default-features --lib --release --target $(WASM_TARGET) $$WASM_BUILD_STD
+	CARGO_TARGET_DIR=$(NPM_TARGET) $$WASM_CARGO build -q -p fleet-policy --no-default-features --lib --release --target $(WASM_TARGET) $$WASM_BUILD_STD
 	@rm -rf target/npm-bindgen $(PKG) && mkdir -p target/npm-bindgen $(PKG)
 	@wasm-bindgen --target web --no-typescript --out-dir target/npm-bindgen --out-name fleet_policy \
-		target/$(WASM_TARGET)/release/fleet_policy.wasm
-	@$(BIN)/wasm-opt $(WASM_OPT_FLAGS) target/npm-bindgen/fleet_policy_bg.wasm -o $(PKG)/fleet_policy_bg.wasm
+		$(NPM_TARGET)/$(WASM_TARGET)/release/fleet_policy.wasm
+	$(call wasm_opt,target/npm-bindgen/fleet_policy_bg.wasm,$(PKG)/fleet_policy_bg.wasm,npm)
 	@cargo run -q -p fleet-policy-typegen -- engine/src $(TS_ROOTS) > target/npm-bindgen/types.d.ts
 	@node engine/npm/assemble.mjs target/npm-bindgen target/npm-bindgen/types.d.ts $(PKG)
 	@rm -f fleet-policy-*.tgz && npm pack --silent --pack-destination . ./$(PKG) >/dev/null
 	@node wasm-tests/npm/sizes.mjs
 
-# The package's tests run from the packed tarball installed into a temporary project.
-test-package: package
+# The package's tests run from the packed tarball installed into a temporary project; the
+# docs page's "Open in playground" round trip needs the built playground (dist/) too.
+test-package: package dist
 	@echo "== npm package: node --test, tsc --strict, an esbuild-bundled app and the docs page in Chromium"
 	@cargo build -q -p fleet-policy --bin fleet-policy
 	@node wasm-tests/npm/consumer.mjs

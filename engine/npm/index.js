@@ -114,17 +114,22 @@ function normaliseOptions(fn, options) {
   return out;
 }
 
+// Options go in and the result comes out as JSON text: the engine writes the CLI's JSON and
+// the JS engine's native JSON.parse builds the plain objects, much faster for large results
+// than building them one property at a time across the wasm boundary.
 function call(fn, impl, yaml, options) {
   checkYaml(fn, yaml);
   const opts = normaliseOptions(fn, options);
   checkReady(fn);
+  let json;
   try {
-    return impl(yaml, opts);
+    json = impl(yaml, opts === undefined ? undefined : JSON.stringify(opts));
   } catch (e) {
     // The engine throws only for options it cannot decode; input errors are in the result.
     const message = e instanceof Error ? e.message : String(e);
     throw new TypeError(`fleet-policy: ${fn}(): ${message}`);
   }
+  return JSON.parse(json);
 }
 
 /** KubeFleet placement: which clusters each ClusterResourcePlacement picks, and why not the others. */

@@ -1,16 +1,22 @@
 //! The JavaScript API (wasm-bindgen): one function per engine call, each taking the YAML text
-//! and an optional options object and returning a plain JS object with the same content as
-//! the CLI's JSON. Bad input is reported inside the result; only API misuse throws.
+//! and optional options (JSON text) and returning the result as JSON text, identical to the
+//! CLI's JSON; the npm wrapper parses it into plain objects. Bad input is reported inside the
+//! result; only API misuse throws.
 
 use crate::report::{options_from_json, EvaluateOptions};
 use crate::Source;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
+// Both directions cross the boundary as JSON text: the npm wrapper (`engine/npm/index.js`)
+// passes `JSON.stringify(options)` and `JSON.parse`s the result. One string copy plus the JS
+// engine's native JSON parser is far faster for large results than building the objects
+// property by property through wasm-bindgen calls, and the text is exactly the CLI's JSON.
+
 /// Builds the options JSON object: the caller's options with `at` defaulting to the current
 /// time (the boundary is the one place where "now" is read). Returns the source name too:
 /// `options.source` names the YAML in diagnostics, as a file name does on the CLI.
-fn options_and_source(options: JsValue) -> Result<(serde_json::Value, String), JsError> {
+fn options_and_source(options: Option<String>) -> Result<(serde_json::Value, String), JsError> {
     let mut value = options_json(options)?;
     let source = match value.as_object_mut().and_then(|o| o.remove("source")) {
         None | Some(serde_json::Value::Null) => "input".to_string(),
@@ -20,13 +26,15 @@ fn options_and_source(options: JsValue) -> Result<(serde_json::Value, String), J
     Ok((value, source))
 }
 
-fn options_json(options: JsValue) -> Result<serde_json::Value, JsError> {
-    let mut value: serde_json::Value = if options.is_undefined() || options.is_null() {
-        serde_json::Value::Object(Default::default())
-    } else {
-        serde_wasm_bindgen::from_value(options)
-            .map_err(|e| JsError::new(&format!("options must be an object: {e}")))?
+fn options_json(options: Option<String>) -> Result<serde_json::Value, JsError> {
+    let mut value: serde_json::Value = match options.as_deref() {
+        None | Some("") => serde_json::Value::Object(Default::default()),
+        Some(text) => serde_json::from_str(text)
+            .map_err(|e| JsError::new(&format!("options must be an object: {e}")))?,
     };
+    if value.is_null() {
+        value = serde_json::Value::Object(Default::default());
+    }
     let Some(obj) = value.as_object_mut() else {
         return Err(JsError::new("options must be an object"));
     };
@@ -41,10 +49,8 @@ fn options_json(options: JsValue) -> Result<serde_json::Value, JsError> {
     Ok(value)
 }
 
-fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
-    let ser = serde_wasm_bindgen::Serializer::json_compatible();
-    value
-        .serialize(&ser)
+fn to_json<T: Serialize>(value: &T) -> Result<String, JsError> {
+    serde_json::to_string(value)
         .map_err(|e| JsError::new(&format!("could not convert the result: {e}")))
 }
 
@@ -52,44 +58,44 @@ fn sources(yaml: &str, name: String) -> [Source; 1] {
     [Source::new(name, yaml)]
 }
 
-/// `place(yaml, options?)`: KubeFleet placement decisions.
+/// `place(yaml, optionsJson?)`: KubeFleet placement decisions, as JSON text.
 #[wasm_bindgen]
-pub fn place(yaml: &str, options: JsValue) -> Result<JsValue, JsError> {
+pub fn place(yaml: &str, options: Option<String>) -> Result<String, JsError> {
     let (json, name) = options_and_source(options)?;
     let opts = options_from_json(&json).map_err(|e| JsError::new(&e))?;
-    to_js(&crate::place(&sources(yaml, name), &opts))
+    to_json(&crate::place(&sources(yaml, name), &opts))
 }
 
-/// `budgets(yaml, options?)`: Karpenter disruption budgets.
+/// `budgets(yaml, optionsJson?)`: Karpenter disruption budgets, as JSON text.
 #[wasm_bindgen]
-pub fn budgets(yaml: &str, options: JsValue) -> Result<JsValue, JsError> {
+pub fn budgets(yaml: &str, options: Option<String>) -> Result<String, JsError> {
     let (json, name) = options_and_source(options)?;
     let opts = options_from_json(&json).map_err(|e| JsError::new(&e))?;
-    to_js(&crate::budgets(&sources(yaml, name), &opts))
+    to_json(&crate::budgets(&sources(yaml, name), &opts))
 }
 
-/// `rollout(yaml, options?)`: rollout plans and simulations.
+/// `rollout(yaml, optionsJson?)`: rollout plans and simulations, as JSON text.
 #[wasm_bindgen]
-pub fn rollout(yaml: &str, options: JsValue) -> Result<JsValue, JsError> {
+pub fn rollout(yaml: &str, options: Option<String>) -> Result<String, JsError> {
     let (json, name) = options_and_source(options)?;
     let opts = options_from_json(&json).map_err(|e| JsError::new(&e))?;
-    to_js(&crate::rollout(&sources(yaml, name), &opts))
+    to_json(&crate::rollout(&sources(yaml, name), &opts))
 }
 
-/// `evaluate(yaml, options?)`: detects the kinds and runs every engine that applies.
+/// `evaluate(yaml, optionsJson?)`: detects the kinds and runs every engine that applies.
 #[wasm_bindgen]
-pub fn evaluate(yaml: &str, options: JsValue) -> Result<JsValue, JsError> {
+pub fn evaluate(yaml: &str, options: Option<String>) -> Result<String, JsError> {
     let (json, name) = options_and_source(options)?;
     let opts = EvaluateOptions::from_json(&json).map_err(|e| JsError::new(&e))?;
-    to_js(&crate::evaluate(&sources(yaml, name), &opts))
+    to_json(&crate::evaluate(&sources(yaml, name), &opts))
 }
 
-/// `validate(yaml, options?)`: errors and warnings only (`options.source` names the input).
+/// `validate(yaml, optionsJson?)`: errors and warnings only (`options.source` names the input).
 #[wasm_bindgen]
-pub fn validate(yaml: &str, options: JsValue) -> Result<JsValue, JsError> {
+pub fn validate(yaml: &str, options: Option<String>) -> Result<String, JsError> {
     let (json, name) = options_and_source(options)?;
     let opts = EvaluateOptions::from_json(&json).map_err(|e| JsError::new(&e))?;
-    to_js(&crate::validate(&sources(yaml, name), &opts))
+    to_json(&crate::validate(&sources(yaml, name), &opts))
 }
 
 /// `version()`: the engine version.

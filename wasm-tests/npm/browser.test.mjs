@@ -2,10 +2,11 @@
 //  1. a tiny app importing `fleet-policy`, bundled by esbuild with no plugin and no config;
 //  2. static/docs-demo.html with <fleet-policy-example> elements running the packed engine:
 //     rendered results, one shared lazily loaded wasm, no foreign requests, dark scheme, and the
-//     "Open in playground" link round trip.
+//     "Open in playground" link round trip (the playground itself shows the example's YAML and
+//     the same results).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, rmSync, writeFileSync, readFileSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { installed, ROOT } from './consumer.mjs';
@@ -15,10 +16,13 @@ const consumer = installed();
 const PKG = join(consumer, 'node_modules', 'fleet-policy');
 const AT = '2026-03-04T12:00:00Z';
 
-// The site the docs page is served from: static/ plus the packed engine under embed/engine/.
+// The site the docs page is served from: the built playground (dist/: static/ plus the
+// playground's own files, so "Open in playground" lands on the real playground) with the
+// packed engine under embed/engine/.
 const SITE = join(ROOT, 'target', 'npm-site');
 rmSync(SITE, { recursive: true, force: true });
-cpSync(join(ROOT, 'static'), SITE, { recursive: true });
+if (!existsSync(join(ROOT, 'dist', 'fleet_playground_bg.wasm'))) throw new Error('dist/ has no playground: run make dist (make test-package does)');
+cpSync(join(ROOT, 'dist'), SITE, { recursive: true });
 mkdirSync(join(SITE, 'embed', 'engine'), { recursive: true });
 for (const f of ['index.js', 'fleet_policy.js', 'fleet_policy_bg.wasm']) cpSync(join(PKG, f), join(SITE, 'embed', 'engine', f));
 // A page whose only example is far below the fold, to observe the lazy load.
@@ -198,9 +202,31 @@ test('"Open in playground" carries the YAML, view, time and engine version; the 
     const yaml = await page.locator(`#${id}`).evaluate((el) => el.yaml);
     const url = new URL(before.link);
     assert.equal(`${url.origin}${url.pathname}`, `${site.base}/`, 'the link points at the playground (site root)');
-    // Follow the link, then restore the state from the landed page's own URL.
+    // Follow the link: the playground opens with the example's YAML, view, time and results.
     const landed = await site.context.newPage();
+    // A tall window, so CodeMirror renders every line of the example (it renders only what is near the view).
+    await landed.setViewportSize({ width: 1280, height: 3000 });
     await landed.goto(before.link);
+    await landed.waitForSelector('.app[data-eval-seq] #policy-editor .cm-editor');
+    const editorText = await landed.$$eval('#policy-editor .cm-line', (lines) => lines.map((l) => l.textContent).join('\n'));
+    assert.equal(editorText, yaml, `${id}: the playground's Policy editor holds the example's YAML`);
+    const tab = view === 'budgets' ? 'disruption' : 'placement';
+    assert.equal(await landed.getAttribute(`#tab-${tab}`, 'aria-selected'), 'true', `${id}: view`);
+    assert.match(await landed.inputValue('#eval-time'), /^2026-03-04T12:00(:00)?$/, `${id}: evaluation time`);
+    assert.equal(await landed.$('#notice'), null, `${id}: same engine version, no notice`);
+    if (view === 'budgets') {
+      await landed.waitForSelector('table.allowed tbody tr');
+      const shown = await landed.$$eval('table.allowed tbody tr', (trs) => trs.map((tr) =>
+        [tr.dataset.reason, tr.querySelector('.allowed-now').textContent.trim()]));
+      assert.deepEqual(shown, [['Drifted', '4'], ['Empty', '4'], ['Underutilized', '5']], `${id}: allowed disruptions in the playground`);
+    } else {
+      await landed.waitForSelector('table.clusters tbody tr');
+      const shown = await landed.$$eval('table.clusters tbody tr', (trs) => trs
+        .map((tr) => [...tr.children].slice(1, 3).map((c) => (c.firstChild?.textContent ?? '').trim()))
+        .filter(([, result]) => result === 'picked').map(([cluster]) => cluster));
+      assert.deepEqual(shown, before.picked.map((p) => p[0]), `${id}: picked clusters in the playground`);
+    }
+    // The fragment itself round-trips through the embed's decoder.
     const state = await landed.evaluate(async () => {
       const { decodeState } = await import('/embed/fleet-policy-example.js');
       return decodeState(location.hash);

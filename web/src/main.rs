@@ -20,9 +20,12 @@ mod gallery;
 mod json;
 #[cfg(target_arch = "wasm32")]
 mod locate;
-#[cfg(target_arch = "wasm32")]
+// Share links and the state are plain Rust, so their unit tests also run natively.
+#[cfg(any(target_arch = "wasm32", test))]
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 mod share;
-#[cfg(target_arch = "wasm32")]
+#[cfg(any(target_arch = "wasm32", test))]
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 mod state;
 #[cfg(target_arch = "wasm32")]
 mod views;

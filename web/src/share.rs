@@ -3,14 +3,20 @@
 //! A share link carries the whole [`State`] in the URL fragment (never sent to a server):
 //! `#v=<engine version>&s=<base64url(deflate(JSON))>`. The version lets a link opened in
 //! another engine version say so instead of silently showing different numbers.
+//!
+//! The docs embed's "Open in playground" link (`static/embed/fleet-policy-example.js`) uses
+//! its own, simpler fragment — `#yaml=<base64url(UTF-8)>&view=<view>&at=<RFC 3339>&v=<version>`
+//! written by `URLSearchParams` — which [`decode`] accepts too.
 
-use crate::state::State;
+use crate::state::{State, View};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 
 /// localStorage key of the last state.
+#[cfg(target_arch = "wasm32")]
 const STORAGE_KEY: &str = "fleet-policy-playground/state";
 /// localStorage key of the theme choice.
+#[cfg(target_arch = "wasm32")]
 const THEME_KEY: &str = "fleet-policy-playground/theme";
 /// Largest state a link may inflate to (guards against a hostile link).
 const MAX_STATE_BYTES: usize = 8 << 20;
@@ -35,38 +41,94 @@ pub struct Decoded {
     pub version: String,
 }
 
-/// Decodes a URL fragment (with or without the `#`); `None` when it holds no state.
+/// Decodes a URL fragment (with or without the `#`): a share link (`s=`) or a docs embed link
+/// (`yaml=`); `None` when it holds neither.
 pub fn decode(fragment: &str) -> Option<Result<Decoded, String>> {
     let fragment = fragment.trim_start_matches('#');
     let mut version = None;
     let mut data = None;
+    let (mut yaml, mut view, mut at) = (None, None, None);
     for part in fragment.split('&') {
         match part.split_once('=') {
-            Some(("v", v)) => version = Some(v.to_string()),
+            Some(("v", v)) => version = Some(form_decode(v)),
             Some(("s", s)) => data = Some(s),
+            Some(("yaml", y)) => yaml = Some(y),
+            Some(("view", v)) => view = Some(form_decode(v)),
+            Some(("at", a)) => at = Some(form_decode(a)),
             _ => {}
         }
     }
-    let data = data?;
-    Some((|| {
-        let packed = URL_SAFE_NO_PAD
-            .decode(data)
-            .map_err(|e| format!("the link is damaged (base64: {e})"))?;
-        let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_STATE_BYTES)
-            .map_err(|e| format!("the link is damaged (deflate: {e:?})"))?;
-        let state: State = serde_json::from_slice(&json)
-            .map_err(|e| format!("the link's state is not understood: {e}"))?;
-        Ok(Decoded {
-            state,
-            version: version.unwrap_or_else(|| "unknown".into()),
-        })
-    })())
+    let version = version.unwrap_or_else(|| "unknown".into());
+    if let Some(data) = data {
+        return Some(decode_state(data).map(|state| Decoded { state, version }));
+    }
+    let yaml = yaml?;
+    Some(embed_state(yaml, view.as_deref(), at).map(|state| Decoded { state, version }))
 }
 
+fn decode_state(data: &str) -> Result<State, String> {
+    let packed = URL_SAFE_NO_PAD
+        .decode(data)
+        .map_err(|e| format!("the link is damaged (base64: {e})"))?;
+    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_STATE_BYTES)
+        .map_err(|e| format!("the link is damaged (deflate: {e:?})"))?;
+    serde_json::from_slice(&json).map_err(|e| format!("the link's state is not understood: {e}"))
+}
+
+/// The state of a docs embed link: its YAML in the Policy editor (an example is one stream,
+/// as the gallery's examples without a fleet marker are), its view and its instant.
+fn embed_state(yaml: &str, view: Option<&str>, at: Option<String>) -> Result<State, String> {
+    let b64 = form_decode(yaml);
+    let bytes = URL_SAFE_NO_PAD
+        .decode(b64.trim_end_matches('='))
+        .map_err(|e| format!("the link is damaged (base64: {e})"))?;
+    let policy =
+        String::from_utf8(bytes).map_err(|_| "the link's YAML is not UTF-8".to_string())?;
+    let view = match view {
+        Some("budgets" | "disruption") => View::Disruption,
+        Some("rollout") => View::Rollout,
+        // "placement", and any view this playground does not know.
+        _ => View::default(),
+    };
+    // An instant that does not parse is dropped: the playground then evaluates at "now".
+    let at = at.filter(|a| chrono::DateTime::parse_from_rfc3339(a).is_ok());
+    Ok(State {
+        fleet: String::new(),
+        policy,
+        at,
+        view,
+        ..State::default()
+    })
+}
+
+/// Decodes one `application/x-www-form-urlencoded` value (what `URLSearchParams` writes):
+/// `+` is a space and `%XX` a byte; a malformed escape is kept as written.
+fn form_decode(value: &str) -> String {
+    let bytes = value.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        let hex = |j: usize| bytes.get(j).and_then(|c| (*c as char).to_digit(16));
+        match (b, hex(i + 1), hex(i + 2)) {
+            (b'%', Some(hi), Some(lo)) => {
+                out.push((hi * 16 + lo) as u8);
+                i += 3;
+            }
+            _ => {
+                out.push(if b == b'+' { b' ' } else { b });
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(target_arch = "wasm32")]
 fn storage() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
 }
 
+#[cfg(target_arch = "wasm32")]
 /// Saves the last state.
 pub fn save(state: &State) {
     if let (Some(s), Ok(json)) = (storage(), serde_json::to_string(state)) {
@@ -75,17 +137,20 @@ pub fn save(state: &State) {
     }
 }
 
+#[cfg(target_arch = "wasm32")]
 /// The last saved state.
 pub fn load() -> Option<State> {
     let json = storage()?.get_item(STORAGE_KEY).ok().flatten()?;
     serde_json::from_str(&json).ok()
 }
 
+#[cfg(target_arch = "wasm32")]
 /// The saved theme ("light" / "dark"), if the user picked one.
 pub fn load_theme() -> Option<String> {
     storage()?.get_item(THEME_KEY).ok().flatten()
 }
 
+#[cfg(target_arch = "wasm32")]
 /// Saves the theme choice.
 pub fn save_theme(theme: &str) {
     if let Some(s) = storage() {
@@ -93,6 +158,7 @@ pub fn save_theme(theme: &str) {
     }
 }
 
+#[cfg(target_arch = "wasm32")]
 /// The page's current fragment.
 pub fn current_fragment() -> String {
     web_sys::window()
@@ -100,6 +166,7 @@ pub fn current_fragment() -> String {
         .unwrap_or_default()
 }
 
+#[cfg(target_arch = "wasm32")]
 /// Replaces the fragment without adding a history entry.
 pub fn set_fragment(fragment: &str) {
     if let Some(w) = web_sys::window() {
@@ -110,6 +177,7 @@ pub fn set_fragment(fragment: &str) {
     }
 }
 
+#[cfg(target_arch = "wasm32")]
 /// The full share URL for a state.
 pub fn url(state: &State) -> String {
     let base = web_sys::window()
@@ -117,4 +185,96 @@ pub fn url(state: &State) -> String {
         .map(|h| h.split('#').next().unwrap_or("").to_string())
         .unwrap_or_default();
     format!("{base}#{}", encode(state))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What the docs embed writes for a budgets example (URLSearchParams escapes the colons).
+    const EMBED: &str = "#yaml=YXBpVmVyc2lvbjoga2FycGVudGVyLnNoL3YxCmtpbmQ6IE5vZGVQb29sCm1ldGFkYXRhOgogIG5hbWU6IGRlZmF1bHQgIyDDqQo&view=budgets&at=2026-03-04T12%3A00%3A00Z&v=0.1.0";
+    const YAML: &str =
+        "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: default # é\n";
+
+    fn embed(fragment: &str) -> Decoded {
+        match decode(fragment) {
+            Some(Ok(d)) => d,
+            other => panic!("{fragment}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn an_embed_link_opens_its_yaml_view_and_instant() {
+        let d = embed(EMBED);
+        assert_eq!(d.version, "0.1.0");
+        assert_eq!(d.state.policy, YAML);
+        assert_eq!(d.state.fleet, "");
+        assert_eq!(d.state.view, View::Disruption);
+        assert_eq!(d.state.at.as_deref(), Some("2026-03-04T12:00:00Z"));
+        assert_eq!(d.state.what_if, Default::default());
+        assert_eq!(d.state.example, None);
+    }
+
+    #[test]
+    fn embed_views_map_onto_the_playground_views() {
+        let with_view = |v: &str| embed(&EMBED.replace("view=budgets", v)).state.view;
+        assert_eq!(with_view("view=placement"), View::Placement);
+        assert_eq!(with_view("view=rollout"), View::Rollout);
+        assert_eq!(with_view("view=disruption"), View::Disruption);
+        assert_eq!(
+            with_view("view=gantt"),
+            View::Placement,
+            "unknown view: default"
+        );
+        assert_eq!(with_view("x=1"), View::Placement, "no view: default");
+    }
+
+    #[test]
+    fn embed_links_without_version_or_time_or_with_padding_still_open() {
+        let d = embed("yaml=eDogMQo&view=rollout");
+        assert_eq!(d.state.policy, "x: 1\n");
+        assert_eq!(
+            d.version, "unknown",
+            "shown as another version, as share links are"
+        );
+        assert_eq!(d.state.at, None);
+        // A padded value (escaped by URLSearchParams) and an instant that does not parse.
+        let d = embed("yaml=eDogMQ%3D%3D&at=yesterday");
+        assert_eq!(d.state.policy, "x: 1");
+        assert_eq!(d.state.at, None);
+        let d = embed("yaml=eDogMQo&at=2026-03-04T13%3A00%3A00%2B01%3A00");
+        assert_eq!(d.state.at.as_deref(), Some("2026-03-04T13:00:00+01:00"));
+    }
+
+    #[test]
+    fn damaged_embed_links_are_errors_and_other_fragments_are_none() {
+        assert!(matches!(decode("#yaml=***"), Some(Err(e)) if e.contains("base64")));
+        // 0xff is not UTF-8.
+        assert!(matches!(decode("#yaml=_w"), Some(Err(e)) if e.contains("UTF-8")));
+        assert_eq!(decode("#view=budgets&at=2026-03-04T12%3A00%3A00Z"), None);
+        assert_eq!(decode(""), None);
+    }
+
+    #[test]
+    fn share_links_still_round_trip_and_win_over_embed_fields() {
+        let state = State {
+            fleet: "a: 1\n".into(),
+            policy: "b: 2\n".into(),
+            at: Some("2024-03-09T12:00:00Z".into()),
+            view: View::Rollout,
+            ..State::default()
+        };
+        let fragment = encode(&state);
+        let d = embed(&format!("#{fragment}"));
+        assert_eq!(d.state, state);
+        assert_eq!(d.version, fleet_policy::VERSION);
+        let d = embed(&format!("#{fragment}&yaml=eDogMQo&view=placement"));
+        assert_eq!(d.state, state);
+    }
+
+    #[test]
+    fn form_values_are_unescaped() {
+        assert_eq!(form_decode("a+b%20c%3A%zz%4"), "a b c:%zz%4");
+        assert_eq!(form_decode("%C3%A9"), "é");
+    }
 }

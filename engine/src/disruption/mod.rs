@@ -7,6 +7,7 @@
 
 pub mod budget;
 pub mod candidates;
+pub mod crd_pattern;
 pub mod report;
 pub mod schedule;
 pub mod table;

@@ -2,12 +2,11 @@
 //! plus the CEL rules) and what Karpenter's runtime parsers then do (spec §1, §3.5).
 
 use super::budget::nodes_value;
+use super::crd_pattern::{self, BUDGET_DURATION, NILLABLE, NILLABLE_V1_0, NODES, SCHEDULE, TGP};
 use super::schedule::CronSchedule;
 use super::version::KarpenterVersion;
 use crate::input::duration::GoDuration;
-use regex::bytes::Regex;
 use serde::Serialize;
-use std::sync::OnceLock;
 
 /// The verdicts for one field value.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -43,39 +42,8 @@ pub enum Runtime {
     },
 }
 
-// Go's `\s` is [\t\n\f\r ]; Rust's ASCII `\s` also has \v, so the class is spelled out.
-const NODES: &str = r"^((100|[0-9]{1,2})%|[0-9]+)$";
-const SCHEDULE: &str = r"^(@(annually|yearly|monthly|weekly|daily|midnight|hourly))|((.+)[\t\n\f\r ](.+)[\t\n\f\r ](.+)[\t\n\f\r ](.+)[\t\n\f\r ](.+))$";
-const BUDGET_DURATION: &str = r"^((([0-9]+(h|m))|([0-9]+h[0-9]+m))(0s)?)$";
-const NILLABLE: &str = r"^(([0-9]+(s|m|h))+|Never)$";
-const NILLABLE_V1_0: &str = r"^(([0-9]+(s|m|h))+)|(Never)$";
-const TGP: &str = r"^([0-9]+(s|m|h))+$";
-
-fn pattern_matches(pattern: &'static str, value: &str) -> bool {
-    static CACHE: OnceLock<Vec<(&'static str, Option<Regex>)>> = OnceLock::new();
-    let cache = CACHE.get_or_init(|| {
-        [
-            NODES,
-            SCHEDULE,
-            BUDGET_DURATION,
-            NILLABLE,
-            NILLABLE_V1_0,
-            TGP,
-        ]
-        .into_iter()
-        // (?-u): byte semantics like RE2 over UTF-8, `.` = any byte but \n.
-        .map(|p| (p, Regex::new(&format!("(?-u){p}")).ok()))
-        .collect()
-    });
-    cache
-        .iter()
-        .find(|(p, _)| *p == pattern)
-        .and_then(|(_, r)| r.as_ref())
-        .is_some_and(|r| r.is_match(value.as_bytes()))
-}
-
 fn check(path: &str, value: &str, pattern: &'static str) -> FieldCheck {
-    let ok = pattern_matches(pattern, value);
+    let ok = crd_pattern::matches(pattern, value);
     FieldCheck {
         path: path.to_string(),
         value: value.to_string(),
@@ -198,27 +166,5 @@ pub fn rule(path: &str, ok: bool, rule: &str) -> FieldCheck {
         crd_rule: (!ok).then(|| rule.to_string()),
         runtime: None,
         effect: None,
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn schedule_pattern_quirks() {
-        for (v, ok) in [
-            ("@dailyx", true),
-            ("0 0 * * 7", true),
-            ("@every 1h", false),
-            ("@DAILY", false),
-            ("*", false),
-            ("* * * * ", false),
-            ("@every 1h      ", true),
-        ] {
-            assert_eq!(pattern_matches(SCHEDULE, v), ok, "{v}");
-        }
-        assert!(pattern_matches(NILLABLE_V1_0, "FooNever"));
-        assert!(!pattern_matches(NILLABLE, "FooNever"));
     }
 }

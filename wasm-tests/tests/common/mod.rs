@@ -1,7 +1,6 @@
 //! Shared wasm-bindgen tests of the JS API: the same assertions run in Node and in Chromium.
 
 use fleet_policy::wasm;
-use wasm_bindgen::JsValue;
 
 pub const FLEET: &str = "\
 apiVersion: cluster.kubernetes-fleet.io/v1
@@ -31,23 +30,25 @@ spec:
               - {key: env, operator: In, values: [prod]}
 ";
 
-fn options() -> JsValue {
+/// The options as the npm wrapper passes them: `JSON.stringify(options)`.
+fn options() -> Option<String> {
     let o = js_sys::Object::new();
     let _ = js_sys::Reflect::set(&o, &"at".into(), &"2026-01-01T00:00:00Z".into());
-    o.into()
+    js_sys::JSON::stringify(&o).ok().map(String::from)
 }
 
-/// Converts a result object to JSON through the JS engine's own JSON.stringify, so the test
-/// sees exactly what a JavaScript caller sees.
-fn json(v: &JsValue) -> serde_json::Value {
-    let text = js_sys::JSON::stringify(v)
+/// Parses a result through the JS engine's own JSON.parse (as the npm wrapper does) and back,
+/// so the test sees exactly what a JavaScript caller sees.
+fn json(text: &str) -> serde_json::Value {
+    let text = js_sys::JSON::parse(text)
+        .and_then(|v| js_sys::JSON::stringify(&v))
         .map(String::from)
         .unwrap_or_default();
     serde_json::from_str(&text).unwrap_or(serde_json::Value::Null)
 }
 
 pub fn place_returns_picks_and_reasons() {
-    let r = wasm::place(FLEET, options()).unwrap_or(JsValue::NULL);
+    let r = wasm::place(FLEET, options()).unwrap_or_default();
     let r = json(&r);
     let p = &r["placements"][0];
     assert_eq!(p["name"], "app");
@@ -72,7 +73,7 @@ pub fn bad_yaml_is_an_error_value_with_position() {
         "apiVersion: v1\nkind: MemberCluster\nmetadata: {name: [x}\n",
         options(),
     )
-    .unwrap_or(JsValue::NULL);
+    .unwrap_or_default();
     let r = json(&r);
     let e = &r["errors"][0];
     assert_eq!(e["line"], 3);
@@ -87,10 +88,9 @@ pub fn bad_yaml_is_an_error_value_with_position() {
 }
 
 pub fn options_default_to_now_and_misuse_throws() {
-    let r = wasm::place(FLEET, JsValue::UNDEFINED);
+    let r = wasm::place(FLEET, None);
     assert!(r.is_ok());
-    let bad = js_sys::Object::new();
-    let _ = js_sys::Reflect::set(&bad, &"at".into(), &JsValue::from_f64(5.0));
-    assert!(wasm::place(FLEET, bad.into()).is_err());
+    assert!(wasm::place(FLEET, Some(r#"{"at":5}"#.into())).is_err());
+    assert!(wasm::place(FLEET, Some("[]".into())).is_err());
     assert_eq!(wasm::version(), fleet_policy::VERSION);
 }
