@@ -15,8 +15,9 @@ pub struct PerClusterPlacementStatus {
     /// but could not get (`ScheduleFailed`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cluster_name: Option<String>,
-    /// The `Scheduled` condition.
-    pub conditions: Vec<ScheduledCondition>,
+    /// The `Scheduled` condition (an array in the API; one entry here, held inline so a
+    /// PickAll over thousands of clusters does not allocate a list per cluster).
+    pub conditions: [ScheduledCondition; 1],
 }
 
 /// The `Scheduled` condition of an entry.
@@ -49,7 +50,7 @@ pub fn statuses(
     let mut out: Vec<PerClusterPlacementStatus> = selected
         .map(|d| PerClusterPlacementStatus {
             cluster_name: Some(d.cluster_name.clone()),
-            conditions: vec![ScheduledCondition {
+            conditions: [ScheduledCondition {
                 type_: "Scheduled",
                 status: "True",
                 reason: "Scheduled",
@@ -68,7 +69,7 @@ pub fn statuses(
             .take(failed)
             .map(|d| PerClusterPlacementStatus {
                 cluster_name: None,
-                conditions: vec![ScheduledCondition {
+                conditions: [ScheduledCondition {
                     type_: "Scheduled",
                     status: "False",
                     reason: "ScheduleFailed",
