@@ -27,7 +27,8 @@ pub const PRICE_ANNOTATION: &str = "fleet-policy.dev/price";
 /// up to five times. The names of a prepared input live in one shared table, so a clone is a
 /// reference-count bump on that table (hot in cache) instead of a copy or a visit to a
 /// scattered allocation. Serialises as the plain string.
-#[derive(Clone)]
+#[derive(Clone, Serialize)]
+#[serde(into = "String")]
 pub struct NodeName {
     table: Arc<[Box<str>]>,
     index: usize,
@@ -129,9 +130,9 @@ impl PartialEq<&str> for NodeName {
     }
 }
 
-impl Serialize for NodeName {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.as_str())
+impl From<NodeName> for String {
+    fn from(n: NodeName) -> String {
+        n.as_str().to_string()
     }
 }
 
