@@ -160,6 +160,30 @@ struct PropertyExpression {
     expected: Option<Result<Quantity, String>>,
 }
 
+impl PropertyExpression {
+    /// The expected value and the operator, or the error that aborts the cycle when the
+    /// expression cannot be evaluated (checked in this order by KubeFleet).
+    fn checked(&self) -> Result<(&Quantity, PropertyOperator), CycleError> {
+        let expected = match &self.expected {
+            None => {
+                return Err(CycleError::TooManyValues {
+                    count: self.value_count,
+                })
+            }
+            Some(Err(m)) => {
+                return Err(CycleError::ExpectedValueNotAQuantity { message: m.clone() })
+            }
+            Some(Ok(q)) => q,
+        };
+        let Some(op) = self.operator else {
+            return Err(CycleError::InvalidPropertyOperator {
+                operator: self.operator_text.clone(),
+            });
+        };
+        Ok((expected, op))
+    }
+}
+
 /// A required term, compiled.
 #[derive(Debug, Clone)]
 struct RequiredTerm {
@@ -256,22 +280,7 @@ fn term_passes(term: &RequiredTerm, fleet: &Fleet, i: usize) -> Result<bool, Cyc
         let Some(observed) = e.column.cell(fleet, i)? else {
             return Ok(false);
         };
-        let expected = match &e.expected {
-            None => {
-                return Err(CycleError::TooManyValues {
-                    count: e.value_count,
-                })
-            }
-            Some(Err(m)) => {
-                return Err(CycleError::ExpectedValueNotAQuantity { message: m.clone() })
-            }
-            Some(Ok(q)) => q,
-        };
-        let Some(op) = e.operator else {
-            return Err(CycleError::InvalidPropertyOperator {
-                operator: e.operator_text.clone(),
-            });
-        };
+        let (expected, op) = e.checked()?;
         let ord = match e.threshold {
             Some(t) => t.compare(observed.rank),
             // Not reached (a published value implies an indexed property); exact anyway.
@@ -309,22 +318,7 @@ fn term_matches(
                 name: e.name.clone(),
             }));
         };
-        let expected = match &e.expected {
-            None => {
-                return Err(CycleError::TooManyValues {
-                    count: e.value_count,
-                })
-            }
-            Some(Err(m)) => {
-                return Err(CycleError::ExpectedValueNotAQuantity { message: m.clone() })
-            }
-            Some(Ok(q)) => q,
-        };
-        let Some(op) = e.operator else {
-            return Err(CycleError::InvalidPropertyOperator {
-                operator: e.operator_text.clone(),
-            });
-        };
+        let (expected, op) = e.checked()?;
         let Some(t) = e.threshold else {
             // Not reached: a published value implies an indexed property.
             continue;

@@ -311,6 +311,9 @@ pub fn run_state(
     }
 }
 
+/// A waiting member's place in the pick order (bucket, then the tie-breaks).
+type OrderKey = (u8, i64, usize);
+
 struct Sim<'a> {
     plan: &'a SimPlan,
     opts: &'a AzureOptions,
@@ -549,6 +552,29 @@ fn flat_group<'p>(
 }
 
 impl<'a> Sim<'a> {
+    /// Among waiting members `(order key, bucket, member)`: the startable one with the lowest
+    /// key, and the earliest window start of those that cannot start now.
+    fn best_startable(
+        &self,
+        members: impl Iterator<Item = (OrderKey, Bucket, usize)>,
+    ) -> (Option<(OrderKey, usize)>, i64) {
+        let mut best: Option<(OrderKey, usize)> = None;
+        let mut min_next = i64::MAX;
+        for (k, b, m) in members {
+            if !matches!(self.m_state[m], State::NotStarted | State::Pending) {
+                continue;
+            }
+            if b.can_start() && !self.m_skip[m] {
+                if best.is_none_or(|(bk, _)| k < bk) {
+                    best = Some((k, m));
+                }
+            } else if let Some(n) = b.next_start() {
+                min_next = min_next.min(n);
+            }
+        }
+        (best, min_next)
+    }
+
     fn member_index(&self, name: &str) -> Option<usize> {
         self.plan.members.iter().position(|m| m.name == name)
     }
@@ -875,20 +901,9 @@ impl<'a> Sim<'a> {
         }
         let mut min_next = i64::MAX;
         while self.g_counts[gi].running < concurrency {
-            let mut best: Option<((u8, i64, usize), usize)> = None;
-            min_next = i64::MAX;
-            for (&m, &(k, b)) in cands.iter().zip(&scratch) {
-                if !matches!(self.m_state[m], State::NotStarted | State::Pending) {
-                    continue;
-                }
-                if b.can_start() && !self.m_skip[m] {
-                    if best.is_none_or(|(bk, _)| k < bk) {
-                        best = Some((k, m));
-                    }
-                } else if let Some(n) = b.next_start() {
-                    min_next = min_next.min(n);
-                }
-            }
+            let best;
+            (best, min_next) =
+                self.best_startable(cands.iter().zip(&scratch).map(|(&m, &(k, b))| (k, b, m)));
             for (&m, &(k, _)) in cands.iter().zip(&scratch) {
                 if !matches!(self.m_state[m], State::NotStarted | State::Pending) {
                     continue;
@@ -952,20 +967,8 @@ impl<'a> Sim<'a> {
         let mut min_next = i64::MAX;
         let mut marked: Vec<usize> = Vec::new();
         while self.g_counts[gi].running < concurrency {
-            let mut best: Option<((u8, i64, usize), usize)> = None;
-            min_next = i64::MAX;
-            for &(k, b, m) in &live {
-                if !matches!(self.m_state[m], State::NotStarted | State::Pending) {
-                    continue;
-                }
-                if b.can_start() && !self.m_skip[m] {
-                    if best.is_none_or(|(bk, _)| k < bk) {
-                        best = Some((k, m));
-                    }
-                } else if let Some(n) = b.next_start() {
-                    min_next = min_next.min(n);
-                }
-            }
+            let best;
+            (best, min_next) = self.best_startable(live.iter().copied());
             // Dormant members only add their window start (members that left the group's
             // walk since are dropped from the top).
             while let Some(Reverse((_, _, m))) = dormant.peek().copied() {
