@@ -632,25 +632,25 @@ impl Gen {
         let wrap_generics = |g: &syn::Generics| -> Vec<String> {
             g.type_params().map(|p| p.ident.to_string()).collect()
         };
+        // `<A, B>` after a declared name, or nothing.
+        let type_params = |generics: &[String]| -> String {
+            if generics.is_empty() {
+                String::new()
+            } else {
+                format!("<{}>", generics.join(", "))
+            }
+        };
         match &item {
             Item::Type(t) => {
                 let generics = wrap_generics(&t.generics);
-                let gen = if generics.is_empty() {
-                    String::new()
-                } else {
-                    format!("<{}>", generics.join(", "))
-                };
+                let gen = type_params(&generics);
                 let body = self.ty(&t.ty, &def_module, &generics, mode, &name);
                 Self::doc_block(&mut out, &docs(&t.attrs), "");
                 let _ = writeln!(out, "export type {name}{gen} = {body};\n");
             }
             Item::Struct(s) => {
                 let generics = wrap_generics(&s.generics);
-                let gen = if generics.is_empty() {
-                    String::new()
-                } else {
-                    format!("<{}>", generics.join(", "))
-                };
+                let gen = type_params(&generics);
                 let a = serde_attrs(&s.attrs, mode);
                 Self::doc_block(&mut out, &docs(&s.attrs), "");
                 if let Some(into) = &a.into {
@@ -719,11 +719,7 @@ impl Gen {
             }
             Item::Enum(e) => {
                 let generics = wrap_generics(&e.generics);
-                let gen = if generics.is_empty() {
-                    String::new()
-                } else {
-                    format!("<{}>", generics.join(", "))
-                };
+                let gen = type_params(&generics);
                 let a = serde_attrs(&e.attrs, mode);
                 Self::doc_block(&mut out, &docs(&e.attrs), "");
                 let mut arms = Vec::new();
