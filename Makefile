@@ -12,6 +12,8 @@ WASM_OPT_FLAGS := -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --e
 	--enable-mutable-globals --enable-reference-types --strip-debug --strip-producers
 # The npm engine builds in its own target dir: the playground's build unifies other features of
 # shared dependencies (js-sys), so in one dir each build made the other recompile the engine.
+# One dir per build route (.setup/env's PKG_ROUTE: rustup / debian with std rebuilt for size,
+# or plain), so switching routes never invalidates the other's cache.
 NPM_TARGET := target/npm-wasm
 # wasm-opt (binaryen as JS) is the slowest step: its output is cached by a hash of flags + input.
 WASM_OPT_CACHE := target/wasm-opt-cache
@@ -85,11 +87,12 @@ PKG := target/npm-package
 TS_ROOTS := PlacementReport BudgetReport RolloutReport EvaluateReport ValidateReport \
 	PlaceOptions:in BudgetOptions:in RolloutOptions:in
 package: setup
-	@$(ENV); echo "[package] building the engine (release wasm, no default features)"; \
-	CARGO_TARGET_DIR=$(NPM_TARGET) $$WASM_CARGO build -q -p fleet-policy --no-default-features --lib --release --target $(WASM_TARGET) $$WASM_BUILD_STD
+	@$(ENV); echo "[package] building the engine (release wasm, no default features; route $$PKG_ROUTE)"; \
+	export CARGO_TARGET_DIR=$(NPM_TARGET)-$$PKG_ROUTE; \
+	pkg_cargo build -q -p fleet-policy --no-default-features --lib --release --target $(WASM_TARGET)
 	@rm -rf target/npm-bindgen $(PKG) && mkdir -p target/npm-bindgen $(PKG)
-	@wasm-bindgen --target web --no-typescript --out-dir target/npm-bindgen --out-name fleet_policy \
-		$(NPM_TARGET)/$(WASM_TARGET)/release/fleet_policy.wasm
+	@$(ENV); wasm-bindgen --target web --no-typescript --out-dir target/npm-bindgen --out-name fleet_policy \
+		$(NPM_TARGET)-$$PKG_ROUTE/$(WASM_TARGET)/release/fleet_policy.wasm
 	$(call wasm_opt,target/npm-bindgen/fleet_policy_bg.wasm,$(PKG)/fleet_policy_bg.wasm,npm)
 	@cargo run -q -p fleet-policy-typegen -- engine/src $(TS_ROOTS) > target/npm-bindgen/types.d.ts
 	@node engine/npm/assemble.mjs target/npm-bindgen target/npm-bindgen/types.d.ts $(PKG)

@@ -5,6 +5,9 @@
 #  - wasm32 target: rustup's target where it is (or can be) installed — the ordinary route on a
 #    laptop — otherwise Debian's rustc-web + rust-web-src with -Zbuild-std (no download of a
 #    Rust target needed; see ../shared/TOOLCHAIN.md).
+#  - the npm package's small build (`pkg_cargo` in .setup/env): the standard library rebuilt
+#    for size (-Zbuild-std, optimize_for_size, panics as immediate aborts) from rustup's
+#    rust-src or Debian's rust-web-src; the plain build, with a notice, when neither can be had.
 #  - wasm-bindgen CLI at exactly the version pinned in Cargo.toml.
 #  - Chromium + chromedriver (Debian packages) for browser tests.
 #  - npm dev tools (playwright-core, binaryen, esbuild, …) from package-lock.json.
@@ -33,13 +36,21 @@ if [ -z "$route" ]; then
     route=debian
   fi
 fi
-if [ "$route" = debian ]; then
-  if ! { [ -x /usr/bin/rustc ] && /usr/bin/rustc --version 2>/dev/null | grep -q '^rustc 1\.\(9[0-9]\|[1-9][0-9][0-9]\)' \
-        && [ -d /usr/lib/rustlib/src/rust/library ] && command -v wasm-ld-22 >/dev/null 2>&1; }; then
-    log "installing Debian's rustc-web, rust-web-src and lld-22"
-    apt_install rustc-web cargo-web rust-web-src lld-22
-  fi
+debian_ready() {
+  [ -x /usr/bin/rustc ] && /usr/bin/rustc --version 2>/dev/null | grep -q '^rustc 1\.\(9[0-9]\|[1-9][0-9][0-9]\)' \
+    && [ -d /usr/lib/rustlib/src/rust/library ] && command -v wasm-ld-22 >/dev/null 2>&1
+}
+debian_install() {
+  debian_ready && return 0
+  log "installing Debian's rustc-web, rust-web-src and lld-22"
+  apt_install rustc-web cargo-web rust-web-src lld-22 && debian_ready
+}
+debian_link() {
   rustup toolchain list 2>/dev/null | grep -q '^debian' || rustup toolchain link debian /usr
+}
+if [ "$route" = debian ]; then
+  debian_install
+  debian_link
   cat > .setup/env <<ENV
 export WASM_CARGO="cargo +debian"
 export WASM_BUILD_STD="-Zbuild-std=std,panic_abort"
@@ -54,7 +65,44 @@ ENV
 fi
 log "wasm32 route: $route"
 
-# 2. wasm-bindgen CLI pinned to the crate version.
+# 2. The npm package's small build. Rebuilding std for size saves ~10% of the gzipped .wasm
+#    (optimize_for_size picks std's smaller code paths; immediate-abort drops the panic
+#    machinery — a panic becomes a wasm trap, which engine/npm/index.js reports as an internal
+#    error). It needs the library source matching the compiler: rustup's rust-src (a laptop;
+#    RUSTC_BOOTSTRAP=1 unlocks -Z on stable) or Debian's toolchain (this CI machine). Rustup's
+#    component wins when already installed; Debian's when present; then whichever installs.
+immediate_abort_ok() { # $1: the cargo/rustc toolchain argument ("" or "+debian")
+  RUSTC_BOOTSTRAP=1 rustc $1 -Zunstable-options -Cpanic=immediate-abort --print cfg \
+    --target wasm32-unknown-unknown >/dev/null 2>&1
+}
+rustup_src_ready() {
+  rustup component list --installed 2>/dev/null | grep -q '^rust-src' && immediate_abort_ok ""
+}
+small="${FLEET_SMALL_ROUTE:-}"
+if [ -z "$small" ]; then
+  if rustup_src_ready; then
+    small=rustup
+  elif debian_ready && debian_link && immediate_abort_ok +debian; then
+    small=debian
+  elif timeout 60 rustup component add rust-src >/dev/null 2>&1 && rustup_src_ready; then
+    small=rustup
+  elif debian_install 2>/dev/null && debian_link && immediate_abort_ok +debian; then
+    small=debian
+  else
+    small=plain
+  fi
+fi
+small_flags='-Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size'
+small_env='RUSTC_BOOTSTRAP=1 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort"'
+case "$small" in
+  rustup) echo "pkg_cargo() { $small_env cargo \"\$@\" $small_flags; }" ;;
+  debian) echo "pkg_cargo() { $small_env CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=wasm-ld-22 cargo +debian \"\$@\" $small_flags; }" ;;
+  *) echo "pkg_cargo() { echo '[package] notice: no Rust library source (rustup component rust-src, or Debian rust-web-src): plain build, the .wasm is ~12% larger' >&2; \$WASM_CARGO \"\$@\" \$WASM_BUILD_STD; }" ;;
+esac >> .setup/env
+echo "export PKG_ROUTE=$small" >> .setup/env
+log "npm package build: $small"
+
+# 3. wasm-bindgen CLI pinned to the crate version.
 want=$(sed -n 's/^wasm-bindgen = "=\([0-9.]*\)".*/\1/p' Cargo.toml)
 have=$(wasm-bindgen --version 2>/dev/null | awk '{print $2}' || true)
 if [ "$have" != "$want" ]; then
@@ -62,7 +110,7 @@ if [ "$have" != "$want" ]; then
   cargo install -q wasm-bindgen-cli --version "$want"
 fi
 
-# 3. Chromium and chromedriver.
+# 4. Chromium and chromedriver.
 if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
   log "installing chromium and chromium-driver"
   apt_install chromium chromium-driver
@@ -70,7 +118,7 @@ fi
 echo "export CHROME=$(command -v chromium)" >> .setup/env
 echo "export CHROMEDRIVER=$(command -v chromedriver)" >> .setup/env
 
-# 4. npm dev tools, reinstalled only when the lock file changes.
+# 5. npm dev tools, reinstalled only when the lock file changes.
 stamp=node_modules/.lock-stamp
 if [ ! -f "$stamp" ] || ! cmp -s package-lock.json "$stamp"; then
   log "installing npm dev tools"

@@ -125,11 +125,25 @@ function call(fn, impl, yaml, options) {
   try {
     json = impl(yaml, opts === undefined ? undefined : JSON.stringify(opts));
   } catch (e) {
+    throwTrap(fn, e);
     // The engine throws only for options it cannot decode; input errors are in the result.
     const message = e instanceof Error ? e.message : String(e);
     throw new TypeError(`fleet-policy: ${fn}(): ${message}`);
   }
   return JSON.parse(json);
+}
+
+// The engine is built with panics as immediate aborts (smaller .wasm): a bug in it surfaces as
+// a WebAssembly trap ("unreachable"), never as a result. Say so plainly instead of passing on
+// the bare RuntimeError, and keep the original as `cause`.
+function throwTrap(fn, e) {
+  if (e instanceof WebAssembly.RuntimeError) {
+    throw new Error(
+      `fleet-policy internal error: ${fn}() stopped on a WebAssembly trap (${e.message}); ` +
+        'this is a bug in the engine — please report it with the input',
+      { cause: e },
+    );
+  }
 }
 
 /** KubeFleet placement: which clusters each ClusterResourcePlacement picks, and why not the others. */
@@ -160,5 +174,10 @@ export function validate(yaml, options) {
 /** The engine version (the Rust crate's), e.g. "0.1.0". */
 export function version() {
   checkReady('version');
-  return wbgVersion();
+  try {
+    return wbgVersion();
+  } catch (e) {
+    throwTrap('version', e);
+    throw e;
+  }
 }

@@ -16,11 +16,13 @@ use wasm_bindgen::prelude::*;
 /// Builds the options JSON object: the caller's options with `at` defaulting to the current
 /// time (the boundary is the one place where "now" is read). Returns the source name too:
 /// `options.source` names the YAML in diagnostics, as a file name does on the CLI.
+/// `source` stays in the object (every engine ignores keys it does not know): removing it
+/// cost the map's removal code in the wasm.
 fn options_and_source(options: Option<String>) -> Result<(serde_json::Value, String), JsError> {
-    let mut value = options_json(options)?;
-    let source = match value.as_object_mut().and_then(|o| o.remove("source")) {
+    let value = options_json(options)?;
+    let source = match value.get("source") {
         None | Some(serde_json::Value::Null) => "input".to_string(),
-        Some(serde_json::Value::String(s)) => s,
+        Some(serde_json::Value::String(s)) => s.clone(),
         Some(_) => return Err(JsError::new("options.source must be a string")),
     };
     Ok((value, source))

@@ -355,15 +355,19 @@ fn state_nodes(
             }
             nodes.get(i).map(|(_, n)| n)
         });
+        // `get_mut` + `take` rather than `remove`: the same pods, without BTreeMap's removal
+        // and rebalancing code for this key/value type in the wasm.
         let pods = node
-            .and_then(|n| pods_by_node.remove(n.metadata.name.as_str()))
+            .and_then(|n| pods_by_node.get_mut(n.metadata.name.as_str()))
+            .map(std::mem::take)
             .unwrap_or_default();
         out.push(StateNode::new(Some(c), node, pods));
     }
     for (i, (_, n)) in nodes.iter().enumerate() {
         if !used.get(i).copied().unwrap_or(false) {
             let pods = pods_by_node
-                .remove(n.metadata.name.as_str())
+                .get_mut(n.metadata.name.as_str())
+                .map(std::mem::take)
                 .unwrap_or_default();
             out.push(StateNode::new(None, Some(n), pods));
         }

@@ -180,18 +180,15 @@ fn placement_clusters(
     if mine.is_empty() {
         return None;
     }
-    let mut selected = BTreeSet::new();
-    let mut delete = BTreeSet::new();
-    for b in mine {
-        if b.state == "Unscheduled" {
-            delete.insert(b.cluster.clone());
-        } else {
-            selected.insert(b.cluster.clone());
-        }
-    }
-    for c in &selected {
-        delete.remove(c);
-    }
+    let (unscheduled, scheduled): (Vec<&Binding>, Vec<&Binding>) =
+        mine.into_iter().partition(|b| b.state == "Unscheduled");
+    let selected: BTreeSet<String> = scheduled.iter().map(|b| b.cluster.clone()).collect();
+    // Built without `BTreeSet::remove` (its rebalancing code is a few KB of wasm).
+    let delete = unscheduled
+        .iter()
+        .filter(|b| !selected.contains(&b.cluster))
+        .map(|b| b.cluster.clone())
+        .collect();
     Some((selected, delete))
 }
 
