@@ -97,7 +97,7 @@ small_env='RUSTC_BOOTSTRAP=1 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Zun
 case "$small" in
   rustup) echo "pkg_cargo() { $small_env cargo \"\$@\" $small_flags; }" ;;
   debian) echo "pkg_cargo() { $small_env CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=wasm-ld-22 cargo +debian \"\$@\" $small_flags; }" ;;
-  *) echo "pkg_cargo() { echo '[package] notice: no Rust library source (rustup component rust-src, or Debian rust-web-src): plain build, the .wasm is ~12% larger' >&2; \$WASM_CARGO \"\$@\" \$WASM_BUILD_STD; }" ;;
+  *) echo "pkg_cargo() { echo '[package] notice: no Rust library source (rustup component rust-src, or Debian rust-web-src): plain build, the .wasm is ~13% larger gzipped' >&2; \$WASM_CARGO \"\$@\" \$WASM_BUILD_STD; }" ;;
 esac >> .setup/env
 echo "export PKG_ROUTE=$small" >> .setup/env
 log "npm package build: $small"

@@ -39,10 +39,11 @@ impl EvaluateOptions {
 }
 
 /// Decodes an engine's options from a JSON object, with a message naming the bad option.
+/// Reads the object in place (`&Value` is a deserializer): no copy of it per engine.
 pub fn options_from_json<T: serde::de::DeserializeOwned>(
     value: &serde_json::Value,
 ) -> Result<T, String> {
-    serde_json::from_value(value.clone()).map_err(|e| format!("invalid options: {e}"))
+    T::deserialize(value).map_err(|e| format!("invalid options: {e}"))
 }
 
 /// Result of [`crate::evaluate`]: whichever engines applied.

@@ -4,6 +4,7 @@
 
 use super::channels::{self, Channel, ChannelSkipReason, MemberAction};
 use super::maintenance::{self, Window};
+use super::name_index::NameIndex;
 use super::node_image::{self, ImageCatalogue, MemberPools, NodeImageSelection, PoolView};
 use super::options::{EmptyGroups, RolloutOptions, SkipTarget, UngroupedMembers, WhatIf};
 use super::plan::{
@@ -164,8 +165,17 @@ fn validate_strategy(s: &UpdateRunStrategy, base: &str, doc: &Document, ctx: &mu
             "strategy.stages must have at least 1 stage".to_string(),
         );
     }
-    let mut stage_names: BTreeMap<&str, usize> = BTreeMap::new();
-    let mut group_names: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    // Earlier stages and groups are scanned for a repeated name (strategies are small; a map
+    // per key/value type cost its tree code in the wasm). The message names the latest one.
+    let groups: Vec<(usize, usize, &str)> = s
+        .stages
+        .iter()
+        .enumerate()
+        .flat_map(|(i, st)| {
+            (st.groups.iter().enumerate()).map(move |(j, g)| (i, j, g.name.as_str()))
+        })
+        .collect();
+    let mut group_pos = 0;
     for (i, st) in s.stages.iter().enumerate() {
         let p = format!("{base}.stages[{i}]");
         if !name_ok(&st.name) {
@@ -174,7 +184,8 @@ fn validate_strategy(s: &UpdateRunStrategy, base: &str, doc: &Document, ctx: &mu
                 st.name
             ));
         }
-        if let Some(prev) = stage_names.insert(&st.name, i) {
+        let earlier = s.stages.get(..i).unwrap_or_default();
+        if let Some(prev) = earlier.iter().rposition(|e| e.name == st.name) {
             ctx.layered(doc, &format!("{p}.name"), Layer::Engine, format!(
                 "duplicate stage name \"{}\" (also stages[{prev}]); stage names must be unique within a strategy",
                 st.name
@@ -219,7 +230,9 @@ fn validate_strategy(s: &UpdateRunStrategy, base: &str, doc: &Document, ctx: &mu
                     g.name
                 ));
             }
-            if let Some((pi, pj)) = group_names.insert(&g.name, (i, j)) {
+            let earlier = groups.get(..group_pos).unwrap_or_default();
+            group_pos += 1;
+            if let Some(&(pi, pj, _)) = earlier.iter().rev().find(|e| e.2 == g.name) {
                 ctx.layered(doc, &gp, Layer::Engine, format!(
                     "duplicate group name \"{}\" (also stages[{pi}].groups[{pj}]); a group may appear only once in the whole strategy",
                     g.name
@@ -776,12 +789,10 @@ fn plan_run(
             &default_strategy
         }
     };
-    let mut group_index: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
-    for (i, st) in strategy.stages.iter().enumerate() {
-        for (j, g) in st.groups.iter().enumerate() {
-            group_index.entry(&g.name).or_insert((i, j));
-        }
-    }
+    let group_index =
+        NameIndex::first_wins(strategy.stages.iter().enumerate().flat_map(|(i, st)| {
+            (st.groups.iter().enumerate()).map(move |(j, g)| (g.name.as_str(), (i, j)))
+        }));
     let mut assigned: Vec<Vec<Vec<&FleetMember<'_>>>> = strategy
         .stages
         .iter()
@@ -792,7 +803,7 @@ fn plan_run(
         let slot = if spec.strategy.is_none() {
             Some((0, 0))
         } else {
-            m.group.as_deref().and_then(|g| group_index.get(g).copied())
+            m.group.as_deref().and_then(|g| group_index.get(g))
         };
         match slot {
             Some((i, j)) => {

@@ -12,6 +12,7 @@ pub mod channels;
 pub mod intstr;
 pub mod kubefleet;
 pub mod maintenance;
+pub mod name_index;
 pub mod node_image;
 pub mod options;
 pub mod plan;

@@ -122,10 +122,11 @@ impl RolloutOptions {
                 _ => return Err(format!("unknown rollout option \"{k}\"")),
             }
         }
-        out.azure =
-            serde_json::from_value(azure).map_err(|e| format!("invalid rollout option: {e}"))?;
-        out.kubefleet =
-            serde_json::from_value(kf).map_err(|e| format!("invalid rollout option: {e}"))?;
+        // Read through `&Value`, the one JSON deserializer the options use (options_from_json).
+        out.azure = AzureOptions::deserialize(&azure)
+            .map_err(|e| format!("invalid rollout option: {e}"))?;
+        out.kubefleet = KubeFleetOptions::deserialize(&kf)
+            .map_err(|e| format!("invalid rollout option: {e}"))?;
         out.extra.clear();
         Ok(out)
     }

@@ -4,6 +4,7 @@
 //! tasks, stuck-not-failed, preemption, stop/resume, deletion stage).
 
 use super::intstr::{IntOrString, Rounding};
+use super::name_index::NameIndex;
 use super::plan::State;
 use crate::input::duration::GoDuration;
 use crate::model::rollout::{StageConfig, StageTask};
@@ -557,7 +558,7 @@ struct Exec<'a> {
     queue: BinaryHeap<Reverse<(i64, u64, KEv)>>,
     seq: u64,
     timeline: Vec<KfChange>,
-    cluster_index: BTreeMap<&'a str, (usize, usize)>,
+    cluster_index: NameIndex<'a, (usize, usize)>,
     /// Per stage: next cluster to start (clusters start strictly in order).
     next_idx: Vec<usize>,
     /// Per stage: clusters in flight.
@@ -566,24 +567,28 @@ struct Exec<'a> {
     done: Vec<usize>,
     /// Per stage: latest success.
     last_done: Vec<Option<i64>>,
-    /// In-flight clusters of every stage by start time (stuck detection).
-    inflight_set: BTreeSet<(i64, usize, usize)>,
+    /// In-flight clusters of every stage, sorted by start time (stuck detection). A sorted Vec:
+    /// at most the stages' concurrency, and no BTreeSet code for this one type in the wasm.
+    inflight_set: Vec<(i64, usize, usize)>,
 }
 
 /// Executes a staged run (R-KF-30 … R-KF-39).
 pub fn execute(stages: &[ExecStage], p: &ExecParams<'_>) -> KfResult {
     let n = stages.len();
-    let mut cluster_index = BTreeMap::new();
     // Only what-ifs that name a cluster need the name index.
     let named = p
         .events
         .iter()
         .any(|e| matches!(e, KfEvent::Condition(..) | KfEvent::Preempt(..)));
-    for (si, s) in stages.iter().enumerate().filter(|_| named) {
-        for (ci, c) in s.clusters.iter().enumerate() {
-            cluster_index.entry(c.as_str()).or_insert((si, ci));
-        }
-    }
+    let cluster_index = NameIndex::first_wins(
+        stages
+            .iter()
+            .enumerate()
+            .filter(|_| named)
+            .flat_map(|(si, s)| {
+                (s.clusters.iter().enumerate()).map(move |(ci, c)| (c.as_str(), (si, ci)))
+            }),
+    );
     let mut ex = Exec {
         stages,
         p,
@@ -630,7 +635,7 @@ pub fn execute(stages: &[ExecStage], p: &ExecParams<'_>) -> KfResult {
         inflight: vec![0; n],
         done: vec![0; n],
         last_done: vec![None; n],
-        inflight_set: BTreeSet::new(),
+        inflight_set: Vec::new(),
     };
     for e in p.events {
         if let KfEvent::Approve(t, name) = e {
@@ -679,14 +684,18 @@ impl<'a> Exec<'a> {
             if old == State::Running {
                 self.inflight[s] = self.inflight[s].saturating_sub(1);
                 if let Some(start) = self.c_start[s][c] {
-                    self.inflight_set.remove(&(start, s, c));
+                    if let Ok(i) = self.inflight_set.binary_search(&(start, s, c)) {
+                        self.inflight_set.remove(i);
+                    }
                 }
             }
             match st {
                 State::Running => {
                     self.inflight[s] += 1;
                     if let Some(start) = self.c_start[s][c] {
-                        self.inflight_set.insert((start, s, c));
+                        if let Err(i) = self.inflight_set.binary_search(&(start, s, c)) {
+                            self.inflight_set.insert(i, (start, s, c));
+                        }
                     }
                 }
                 State::Completed => {
@@ -840,7 +849,7 @@ impl<'a> Exec<'a> {
                 }
             }
             KfEvent::Condition(_, name, ok) => {
-                if let Some(&(s, c)) = self.cluster_index.get(name.as_str()) {
+                if let Some((s, c)) = self.cluster_index.get(name.as_str()) {
                     if *ok {
                         if self.c_stalled[s][c] {
                             self.c_stalled[s][c] = false;
@@ -856,7 +865,7 @@ impl<'a> Exec<'a> {
                 }
             }
             KfEvent::Preempt(_, name) => {
-                if let Some(&(s, c)) = self.cluster_index.get(name.as_str()) {
+                if let Some((s, c)) = self.cluster_index.get(name.as_str()) {
                     match self.c_state[s][c] {
                         State::Running => self.fail_cluster(s, c, t),
                         State::NotStarted => self.c_preempt_pending[s][c] = true,
