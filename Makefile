@@ -15,6 +15,9 @@ WASM_OPT_FLAGS := -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --e
 # One dir per build route (.setup/env's PKG_ROUTE: rustup / debian with std rebuilt for size,
 # or plain), so switching routes never invalidates the other's cache.
 NPM_TARGET := target/npm-wasm
+# The playground's release wasm takes the same route as the package (std rebuilt for size), in
+# its own dir too.
+DIST_TARGET := target/dist-wasm
 # wasm-opt (binaryen as JS) is the slowest step: its output is cached by a hash of flags + input.
 WASM_OPT_CACHE := target/wasm-opt-cache
 # $(call wasm_opt,IN,OUT,NAME)
@@ -42,11 +45,12 @@ setup:
 
 # The playground: engine + Yew app → one wasm, shrunk with wasm-opt, plus static files.
 dist: setup package
-	@$(ENV); echo "[dist] building the playground (release wasm)"; \
-	$$WASM_CARGO build -q -p fleet-playground --release --target $(WASM_TARGET) $$WASM_BUILD_STD
+	@$(ENV); echo "[dist] building the playground (release wasm; route $$PKG_ROUTE)"; \
+	export CARGO_TARGET_DIR=$(DIST_TARGET)-$$PKG_ROUTE; \
+	pkg_cargo build -q -p fleet-playground --release --target $(WASM_TARGET)
 	@rm -rf dist target/web-bindgen && mkdir -p dist target/web-bindgen
-	@wasm-bindgen --target web --no-typescript --out-dir target/web-bindgen --out-name fleet_playground \
-		target/$(WASM_TARGET)/release/fleet-playground.wasm
+	@$(ENV); wasm-bindgen --target web --no-typescript --out-dir target/web-bindgen --out-name fleet_playground \
+		$(DIST_TARGET)-$$PKG_ROUTE/$(WASM_TARGET)/release/fleet-playground.wasm
 	$(call wasm_opt,target/web-bindgen/fleet_playground_bg.wasm,dist/fleet_playground_bg.wasm,playground)
 	@cp target/web-bindgen/fleet_playground.js dist/
 	@cp -r static/. dist/
