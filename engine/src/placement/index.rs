@@ -12,6 +12,7 @@ use crate::input::quantity::Quantity;
 use crate::model::placement::Taint;
 use std::cmp::Ordering;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// Rank of a published value that is not a quantity (reading it is an error).
 pub const UNPARSABLE: u32 = u32::MAX;
@@ -93,8 +94,8 @@ pub struct FleetIndex {
     /// Cluster `i`'s taints (in list order) are `taint_ids[taint_start[i]..taint_start[i + 1]]`.
     taint_start: Vec<u32>,
     taint_ids: Vec<u32>,
-    /// Distinct taints by id.
-    taints: Vec<Taint>,
+    /// Distinct taints by id (shared with the reasons that quote them).
+    taints: Vec<Arc<Taint>>,
 }
 
 fn intern(map: &mut HashMap<String, u32>, s: &str) -> u32 {
@@ -169,7 +170,7 @@ impl FleetIndex {
             for t in &c.taints {
                 let key = (t.key.as_str(), t.value.as_str(), t.effect.as_str());
                 let id = *taint_id.entry(key).or_insert_with(|| {
-                    ix.taints.push(t.clone());
+                    ix.taints.push(Arc::new(t.clone()));
                     ix.taints.len() as u32 - 1
                 });
                 ix.taint_ids.push(id);
@@ -280,9 +281,14 @@ impl FleetIndex {
 
     /// The text a property value is written as.
     pub fn text(&self, id: u32, cell: Cell) -> Option<&str> {
+        self.text_at(id, cell.text)
+    }
+
+    /// Text number `text` (a [`Cell::text`]) of property `id`.
+    pub fn text_at(&self, id: u32, text: u32) -> Option<&str> {
         self.texts
             .get(id as usize)?
-            .get(cell.text as usize)
+            .get(text as usize)
             .map(String::as_str)
     }
 
@@ -343,7 +349,7 @@ impl FleetIndex {
     }
 
     /// The fleet's distinct taints (ids are positions).
-    pub fn distinct_taints(&self) -> &[Taint] {
+    pub fn distinct_taints(&self) -> &[Arc<Taint>] {
         &self.taints
     }
 

@@ -45,23 +45,27 @@ pub fn statuses(
     wanted: usize,
     decisions: &[Decision],
 ) -> Vec<PerClusterPlacementStatus> {
-    let selected = decisions.iter().filter(|d| d.selected);
-    let count = selected.clone().count();
-    let mut out: Vec<PerClusterPlacementStatus> = selected
-        .map(|d| PerClusterPlacementStatus {
-            cluster_name: Some(d.cluster_name.clone()),
-            conditions: [ScheduledCondition {
-                type_: "Scheduled",
-                status: "True",
-                reason: "Scheduled",
-                message: d.reason.clone(),
-            }],
-        })
-        .collect();
+    let count = decisions.iter().filter(|d| d.selected).count();
     let failed = match placement_type {
         PlacementType::PickAll => 0,
         PlacementType::PickN | PlacementType::PickFixed => wanted.saturating_sub(count),
     };
+    // Sized once: a PickAll over thousands of clusters would otherwise regrow (and copy) it.
+    let mut out = Vec::with_capacity(count + failed.min(decisions.len().saturating_sub(count)));
+    out.extend(
+        decisions
+            .iter()
+            .filter(|d| d.selected)
+            .map(|d| PerClusterPlacementStatus {
+                cluster_name: Some(d.cluster_name.clone()),
+                conditions: [ScheduledCondition {
+                    type_: "Scheduled",
+                    status: "True",
+                    reason: "Scheduled",
+                    message: d.reason.clone(),
+                }],
+            }),
+    );
     out.extend(
         decisions
             .iter()

@@ -6,6 +6,7 @@ use super::status::ReasonText;
 use crate::input::Diagnostic;
 use crate::selectors::LabelMismatch;
 use serde::Serialize;
+use std::sync::Arc;
 
 /// Result of [`crate::place`].
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -225,6 +226,32 @@ impl TermMismatch {
     }
 }
 
+/// Per required term, the first thing that failed. Shared: the clusters of a fleet that fail
+/// the same way (a handful of distinct lists among thousands of filtered clusters) hold one
+/// list. Serialises as the list.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(into = "Vec<TermMismatch>")]
+pub struct TermMismatches(Arc<[TermMismatch]>);
+
+impl std::ops::Deref for TermMismatches {
+    type Target = [TermMismatch];
+    fn deref(&self) -> &[TermMismatch] {
+        &self.0
+    }
+}
+
+impl From<Vec<TermMismatch>> for TermMismatches {
+    fn from(v: Vec<TermMismatch>) -> Self {
+        TermMismatches(v.into())
+    }
+}
+
+impl From<TermMismatches> for Vec<TermMismatch> {
+    fn from(t: TermMismatches) -> Self {
+        t.0.to_vec()
+    }
+}
+
 /// Why a filter rejected a cluster.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase", tag = "type")]
@@ -232,7 +259,7 @@ pub enum FilterReason {
     /// No required term matched.
     ClusterAffinityMismatch {
         /// Per term, the first thing that failed.
-        terms: Vec<TermMismatch>,
+        terms: TermMismatches,
     },
     /// The cluster is not eligible.
     Ineligible {

@@ -1,15 +1,16 @@
 //! The scheduling run for one placement: binding classification, the plugin pipeline and the
 //! PickAll / PickN / PickFixed cycles (placement.md §3, §7, §8).
 
-use super::affinity::{Extremes, PreferredAffinity, RequiredAffinity};
+use super::affinity::{Extremes, Miss, PreferredAffinity, RequiredAffinity};
 use super::fleet::Fleet;
 use super::report::{
     ClusterScore, CycleErrorReport, Decision, FilterReason, Filtered, Picked, PlacementResult,
-    ScoreBreakdown, TermScore,
+    ScoreBreakdown, TermMismatches, TermScore,
 };
 use super::spread::{self, Spread};
 use super::{status, taints, CycleError};
 use crate::model::placement::Toleration;
+use rustc_hash::FxHashMap;
 use std::cmp::{Ordering, Reverse};
 use std::collections::HashMap;
 
@@ -250,23 +251,77 @@ fn static_filter(fleet: &Fleet, policy: &Policy) -> Result<Vec<Static>, CycleErr
     Ok(out)
 }
 
-fn filtered_entry(fleet: &Fleet, policy: &Policy, i: usize, s: Static) -> Option<Filtered> {
+/// At most this many distinct ClusterAffinity explanations are kept for sharing (a fleet has
+/// few; the bound keeps a fleet of all-different values from growing the table for nothing).
+const MAX_SHARED_EXPLANATIONS: usize = 4096;
+
+/// ClusterAffinity explanations, shared between the filtered clusters that fail alike: a
+/// 10k-cluster fleet has thousands of filtered clusters but a handful of distinct reasons,
+/// so each is built once and the others hold the same list.
+#[derive(Default)]
+struct Explanations {
+    misses: Vec<(usize, Miss)>,
+    shared: FxHashMap<Vec<(usize, Miss)>, TermMismatches>,
+}
+
+impl Explanations {
+    fn affinity(&mut self, fleet: &Fleet, required: &RequiredAffinity, i: usize) -> TermMismatches {
+        required.misses(fleet, i, &mut self.misses);
+        if let Some(t) = self.shared.get(self.misses.as_slice()) {
+            return t.clone();
+        }
+        let terms: TermMismatches = self
+            .misses
+            .iter()
+            .filter_map(|&(term, miss)| required.describe(fleet, term, miss))
+            .collect::<Vec<_>>()
+            .into();
+        if self.shared.len() < MAX_SHARED_EXPLANATIONS {
+            self.shared.insert(self.misses.clone(), terms.clone());
+        }
+        terms
+    }
+}
+
+fn filtered_entry(
+    fleet: &Fleet,
+    policy: &Policy,
+    explanations: &mut Explanations,
+    i: usize,
+    s: Static,
+) -> Option<Filtered> {
     let c = fleet.clusters.get(i)?;
     let explanation = match s {
         Static::Pass => return None,
         Static::Affinity => FilterReason::ClusterAffinityMismatch {
-            terms: policy.required.explain(fleet, i),
+            terms: explanations.affinity(fleet, &policy.required, i),
         },
         Static::Ineligible => FilterReason::Ineligible {
             reason: c.eligibility.clone().err()?,
         },
         Static::Taint(pos) => {
             let t = c.taints.get(pos)?;
-            FilterReason::TaintNotTolerated {
+            let explanation = FilterReason::TaintNotTolerated {
                 key: t.key.clone(),
                 value: t.value.clone(),
                 effect: t.effect.clone(),
-            }
+            };
+            // The reason quotes the fleet's shared copy of the taint (same key, value, effect).
+            let shared = fleet
+                .index
+                .taints_of(i)
+                .get(pos)
+                .and_then(|&id| fleet.index.distinct_taints().get(id as usize));
+            let reason = match shared {
+                Some(taint) => status::taint_filtered(taint.clone()),
+                None => status::filtered(&explanation),
+            };
+            return Some(Filtered {
+                cluster: name(fleet, i),
+                plugin: status::plugin(&explanation),
+                reason,
+                explanation,
+            });
         }
     };
     Some(make_filtered(name(fleet, i), explanation))
@@ -352,6 +407,7 @@ fn pick_all(
         }
     }
     r.picked.reserve(fleet.len());
+    let mut explanations = Explanations::default();
     for (i, s) in statics.iter().enumerate() {
         let is_current = current.get(i).copied().unwrap_or(false);
         if is_current && *s == Static::Pass {
@@ -373,7 +429,7 @@ fn pick_all(
                 cluster,
                 ..Picked::default()
             });
-        } else if let Some(f) = filtered_entry(fleet, policy, i, *s) {
+        } else if let Some(f) = filtered_entry(fleet, policy, &mut explanations, i, *s) {
             r.filtered.push(f);
         }
     }
@@ -861,12 +917,13 @@ fn pick_n(
         // Filtered clusters of this cycle, in fleet order: a selected cluster that now fails
         // an earlier filter is reported by that filter (its decision is skipped: it stays
         // selected, §7.4); then the DoNotSchedule spread violations.
+        let mut explanations = Explanations::default();
         r.filtered = statics
             .iter()
             .enumerate()
             .filter_map(|(i, st)| {
                 if *st != Static::Pass {
-                    return filtered_entry(fleet, policy, i, *st);
+                    return filtered_entry(fleet, policy, &mut explanations, i, *st);
                 }
                 if is(&current, i) {
                     return None;
