@@ -6,6 +6,7 @@ use super::report::{Decision, PlacementResult};
 use super::schedule::PlacementType;
 use super::status::ReasonText;
 use serde::Serialize;
+use std::sync::Arc;
 
 /// One `perClusterPlacementStatuses[]` entry.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -14,7 +15,7 @@ pub struct PerClusterPlacementStatus {
     /// The selected cluster; absent on the entries that stand for clusters the policy wanted
     /// but could not get (`ScheduleFailed`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub cluster_name: Option<String>,
+    pub cluster_name: Option<Arc<str>>,
     /// The `Scheduled` condition (an array in the API; one entry here, held inline so a
     /// PickAll over thousands of clusters does not allocate a list per cluster).
     pub conditions: [ScheduledCondition; 1],

@@ -65,8 +65,9 @@ pub struct PlacementResult {
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Picked {
-    /// Cluster name.
-    pub cluster: String,
+    /// Cluster name (the fleet's shared copy: a result lists thousands of clusters, each
+    /// several times).
+    pub cluster: Arc<str>,
     /// Sum of preferred-affinity term scores (0 for PickAll and PickFixed).
     pub affinity_score: i32,
     /// Topology spread score (0 for PickAll and PickFixed).
@@ -167,8 +168,8 @@ pub struct ConstraintScore {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Filtered {
-    /// Cluster name.
-    pub cluster: String,
+    /// Cluster name (shared, as in [`Picked`]).
+    pub cluster: Arc<str>,
     /// The filter plugin that rejected it (the first failing one).
     pub plugin: &'static str,
     /// The decision reason as KubeFleet writes it.
@@ -298,8 +299,8 @@ pub enum FilterReason {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Decision {
-    /// Cluster name.
-    pub cluster_name: String,
+    /// Cluster name (shared, as in [`Picked`]).
+    pub cluster_name: Arc<str>,
     /// Whether it is selected.
     pub selected: bool,
     /// Scores (picked and scored clusters).

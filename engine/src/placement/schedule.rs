@@ -13,6 +13,7 @@ use crate::model::placement::Toleration;
 use rustc_hash::FxHashMap;
 use std::cmp::{Ordering, Reverse};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// At most this many unselected decisions are written (`maxUnselectedClusterDecisionCount`).
 const MAX_UNSELECTED_DECISIONS: usize = 20;
@@ -180,17 +181,22 @@ fn name(fleet: &Fleet, i: usize) -> String {
     fleet.name_str(i).to_string()
 }
 
+/// Cluster `i`'s name, shared with the fleet (no copy).
+fn shared_name(fleet: &Fleet, i: usize) -> Arc<str> {
+    fleet.name_of(i)
+}
+
 fn held_decision(fleet: &Fleet, h: &Held) -> Decision {
     let cluster = fleet.name_of(h.cluster);
     match h.score {
         Some(s) => Decision {
-            cluster_name: String::from(&*cluster),
+            cluster_name: cluster.clone(),
             reason: status::picked(cluster, s.affinity_score, s.topology_spread_score),
             selected: true,
             cluster_score: Some(s),
         },
         None => Decision {
-            cluster_name: String::from(&*cluster),
+            cluster_name: cluster.clone(),
             reason: status::picked_fixed(cluster),
             selected: true,
             cluster_score: None,
@@ -202,7 +208,7 @@ fn held_decision(fleet: &Fleet, h: &Held) -> Decision {
 fn picked_decision(fleet: &Fleet, i: usize, affinity: i32, topology: i32) -> Decision {
     let cluster = fleet.name_of(i);
     Decision {
-        cluster_name: String::from(&*cluster),
+        cluster_name: cluster.clone(),
         reason: status::picked(cluster, affinity, topology),
         selected: true,
         cluster_score: Some(ClusterScore {
@@ -317,17 +323,17 @@ fn filtered_entry(
                 None => status::filtered(&explanation),
             };
             return Some(Filtered {
-                cluster: name(fleet, i),
+                cluster: shared_name(fleet, i),
                 plugin: status::plugin(&explanation),
                 reason,
                 explanation,
             });
         }
     };
-    Some(make_filtered(name(fleet, i), explanation))
+    Some(make_filtered(shared_name(fleet, i), explanation))
 }
 
-fn make_filtered(cluster: String, explanation: FilterReason) -> Filtered {
+fn make_filtered(cluster: Arc<str>, explanation: FilterReason) -> Filtered {
     Filtered {
         cluster,
         plugin: status::plugin(&explanation),
@@ -357,7 +363,7 @@ fn decisions(
                 topology_spread_score: p.topology_spread_score,
             }),
             reason: status::not_picked(
-                p.cluster.as_str().into(),
+                p.cluster.clone(),
                 p.affinity_score,
                 p.topology_spread_score,
             ),
@@ -503,7 +509,7 @@ fn pick_fixed(fleet: &Fleet, policy: &Policy, cls: &Classified, r: &mut Placemen
             r.kept.push(name(fleet, i));
         } else {
             r.picked.push(Picked {
-                cluster: name(fleet, i),
+                cluster: shared_name(fleet, i),
                 ..Picked::default()
             });
         }
@@ -518,7 +524,7 @@ fn pick_fixed(fleet: &Fleet, policy: &Policy, cls: &Classified, r: &mut Placemen
         .map(|&i| {
             let cluster = fleet.name_of(i);
             Decision {
-                cluster_name: String::from(&*cluster),
+                cluster_name: cluster.clone(),
                 reason: status::picked_fixed(cluster),
                 selected: true,
                 cluster_score: None,
@@ -526,13 +532,13 @@ fn pick_fixed(fleet: &Fleet, policy: &Policy, cls: &Classified, r: &mut Placemen
         })
         .collect();
     d.extend(invalid.iter().map(|(n, reason)| Decision {
-        cluster_name: n.clone(),
+        cluster_name: Arc::from(n.as_str()),
         selected: false,
         cluster_score: None,
         reason: status::fixed_ineligible(n, reason),
     }));
     d.extend(not_found.iter().map(|n| Decision {
-        cluster_name: n.clone(),
+        cluster_name: Arc::from(n.as_str()),
         selected: false,
         cluster_score: None,
         reason: status::fixed_not_found(n),
@@ -618,7 +624,7 @@ fn trim_order(fleet: &Fleet, held: &mut [Held]) {
             (Some(_), None) => Ordering::Greater,
             (x, y) => x.cmp(&y),
         }
-        .then_with(|| name(fleet, a.cluster).cmp(&name(fleet, b.cluster)))
+        .then_with(|| fleet.name_str(a.cluster).cmp(fleet.name_str(b.cluster)))
     });
 }
 
@@ -904,7 +910,7 @@ fn pick_n(
             .iter()
             .enumerate()
             .map(|(pos, s)| Picked {
-                cluster: name(fleet, s.cluster),
+                cluster: shared_name(fleet, s.cluster),
                 affinity_score: s.affinity,
                 topology_spread_score: s.topology,
                 score_breakdown: if pos < MAX_NOT_PICKED_BREAKDOWNS {
@@ -935,7 +941,7 @@ fn pick_n(
                 let c = policy.spread.at(pos)?;
                 let (domain, domain_count, (smallest, largest)) = policy.spread.domain(ev, pos, i);
                 Some(make_filtered(
-                    name(fleet, i),
+                    shared_name(fleet, i),
                     FilterReason::TopologySpreadViolated {
                         constraint: c.index,
                         topology_key: c.topology_key.clone(),
