@@ -22,6 +22,7 @@ pub struct IdRequirement {
 }
 
 impl IdRequirement {
+    #[inline]
     fn matches(&self, fleet: &Fleet, i: usize) -> bool {
         let observed = self.key.and_then(|k| fleet.index.label(i, k));
         match self.operator {
@@ -185,13 +186,67 @@ struct RequiredTerm {
 #[derive(Debug, Clone, Default)]
 pub struct RequiredAffinity {
     terms: Vec<RequiredTerm>,
+    /// The same terms on integers alone, when no evaluation can fail (the usual case): the
+    /// Filter step over a large fleet then does no error bookkeeping per cluster.
+    fast: Option<Vec<FastTerm>>,
+}
+
+/// A required term that cannot fail to evaluate: label requirements and property
+/// comparisons as ids, thresholds and operators.
+#[derive(Debug, Clone)]
+struct FastTerm {
+    labels: Vec<IdRequirement>,
+    /// Property id (`None`: no cluster publishes it, so the term never matches), where the
+    /// expected value falls among its ranks, and the operator.
+    expressions: Vec<(Option<u32>, Threshold, PropertyOperator)>,
+}
+
+impl FastTerm {
+    /// `term` on integers, or `None` when evaluating it could fail on some cluster (an
+    /// invalid selector or property name, a bad expected value or operator, a published
+    /// value that is not a quantity).
+    fn new(term: &RequiredTerm, fleet: &Fleet) -> Option<FastTerm> {
+        let labels = match &term.label {
+            None => Vec::new(),
+            Some(CompiledSelector::Ok(_, ids)) => ids.clone(),
+            Some(CompiledSelector::Invalid(_)) => return None,
+        };
+        let mut expressions = Vec::with_capacity(term.expressions.len());
+        for e in &term.expressions {
+            if matches!(e.property, PropertyRef::Invalid(_)) {
+                return None;
+            }
+            let (_, op) = e.checked().ok()?;
+            match e.column.id {
+                None => expressions.push((None, Threshold::default(), op)),
+                Some(id) => {
+                    if fleet.index.has_unparsable(id) {
+                        return None;
+                    }
+                    expressions.push((Some(id), e.threshold?, op));
+                }
+            }
+        }
+        Some(FastTerm {
+            labels,
+            expressions,
+        })
+    }
+
+    fn passes(&self, fleet: &Fleet, i: usize) -> bool {
+        self.labels.iter().all(|r| r.matches(fleet, i))
+            && self.expressions.iter().all(|&(id, threshold, op)| {
+                id.and_then(|id| fleet.index.cell(i, id))
+                    .is_some_and(|c| op.holds(threshold.compare(c.rank)))
+            })
+    }
 }
 
 impl RequiredAffinity {
     /// Compiles the terms against the fleet; the property sorter of a required term is
     /// ignored (as the scheduler does; the webhook rejects it).
     pub fn new(terms: &[ClusterSelectorTerm], fleet: &Fleet) -> Self {
-        let terms = terms
+        let terms: Vec<RequiredTerm> = terms
             .iter()
             .map(|t| RequiredTerm {
                 label: t
@@ -227,7 +282,8 @@ impl RequiredAffinity {
                     .collect(),
             })
             .collect();
-        RequiredAffinity { terms }
+        let fast = terms.iter().map(|t| FastTerm::new(t, fleet)).collect();
+        RequiredAffinity { terms, fast }
     }
 
     /// Whether the Filter step is skipped (no terms).
@@ -238,6 +294,9 @@ impl RequiredAffinity {
     /// Does some term match? Errors abort the cycle. Allocation-free: explanations are
     /// built by [`RequiredAffinity::explain`] only for clusters that fail.
     pub fn passes(&self, fleet: &Fleet, i: usize) -> Result<bool, CycleError> {
+        if let Some(fast) = &self.fast {
+            return Ok(fast.is_empty() || fast.iter().any(|t| t.passes(fleet, i)));
+        }
         for term in &self.terms {
             if term_passes(term, fleet, i)? {
                 return Ok(true);

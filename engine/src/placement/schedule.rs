@@ -12,7 +12,6 @@ use super::{status, taints, CycleError};
 use crate::model::placement::Toleration;
 use rustc_hash::FxHashMap;
 use std::cmp::{Ordering, Reverse};
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// At most this many unselected decisions are written (`maxUnselectedClusterDecisionCount`).
@@ -570,11 +569,29 @@ impl Scored {
             Reverse(self.cluster),
         )
     }
+
+    /// [`Scored::key`] packed into one integer with the same order (sorting thousands of
+    /// candidates compares integers, not tuples): each field is offset to an unsigned value
+    /// and given its own bits, the cluster index (a fleet is far below 2^31 clusters) last
+    /// and inverted.
+    fn packed_key(&self) -> u128 {
+        let unsigned = |x: i32| u128::from(x as u32 ^ 0x8000_0000);
+        let cluster = u32::try_from(self.cluster).unwrap_or(u32::MAX) & 0x7fff_ffff;
+        (unsigned(self.topology) << 96)
+            | (unsigned(self.affinity) << 64)
+            | (u128::from(self.obsolete) << 63)
+            | (u128::from(self.name_rank) << 31)
+            | u128::from(0x7fff_ffff - cluster)
+    }
 }
 
-/// Best first.
-fn sort_best_first(v: &mut [Scored]) {
-    v.sort_unstable_by_key(|s| Reverse(s.key()));
+/// Best first. The keys are worked out once and compare as one integer each (thousands of
+/// candidates are sorted in the last cycle).
+fn sort_best_first(v: &mut Vec<Scored>) {
+    let mut keyed: Vec<(u128, Scored)> = v.iter().map(|s| (s.packed_key(), *s)).collect();
+    keyed.sort_unstable_by_key(|k| Reverse(k.0));
+    v.clear();
+    v.extend(keyed.into_iter().map(|(_, s)| s));
 }
 
 /// The pool grouped by spread domains (every constraint's), each group best first by the
@@ -586,7 +603,7 @@ fn spread_groups(
     pool: &[usize],
     affinity: &[i32],
 ) -> Option<Vec<Vec<usize>>> {
-    let mut slot: HashMap<u64, usize> = HashMap::new();
+    let mut slot: FxHashMap<u64, usize> = FxHashMap::default();
     let mut groups: Vec<Vec<usize>> = Vec::new();
     for &i in pool {
         let key = policy.spread.domain_tuple(i)?;
@@ -973,5 +990,42 @@ fn pick_n(
         });
         r.condition = status::condition(count, count as i64 >= n);
         return Ok(());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_packed_sort_key_orders_like_the_tuple_key() {
+        let values = [i32::MIN, -1000, -2, -1, 0, 1, 2, 100, i32::MAX];
+        let mut all = Vec::new();
+        for (n, &topology) in values.iter().enumerate() {
+            for &affinity in &values {
+                for obsolete in [false, true] {
+                    for name_rank in [0u32, 1, 7, u32::MAX] {
+                        for cluster in [0usize, 3, n, 0x7fff_fffe] {
+                            all.push(Scored {
+                                cluster,
+                                topology,
+                                affinity,
+                                obsolete,
+                                name_rank,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        for a in all.iter().step_by(7) {
+            for b in &all {
+                assert_eq!(
+                    a.packed_key().cmp(&b.packed_key()),
+                    a.key().cmp(&b.key()),
+                    "{a:?} vs {b:?}"
+                );
+            }
+        }
     }
 }
