@@ -65,8 +65,8 @@ pub struct PlacementResult {
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Picked {
-    /// Cluster name (the fleet's shared copy: a result lists thousands of clusters, each
-    /// several times).
+    /// Cluster name.
+    // The fleet's shared copy: a result quotes thousands of clusters, each several times.
     pub cluster: Arc<str>,
     /// Sum of preferred-affinity term scores (0 for PickAll and PickFixed).
     pub affinity_score: i32,
@@ -168,7 +168,8 @@ pub struct ConstraintScore {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Filtered {
-    /// Cluster name (shared, as in [`Picked`]).
+    /// Cluster name.
+    // Shared, as in `Picked`.
     pub cluster: Arc<str>,
     /// The filter plugin that rejected it (the first failing one).
     pub plugin: &'static str,
@@ -227,32 +228,6 @@ impl TermMismatch {
     }
 }
 
-/// Per required term, the first thing that failed. Shared: the clusters of a fleet that fail
-/// the same way (a handful of distinct lists among thousands of filtered clusters) hold one
-/// list. Serialises as the list.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(into = "Vec<TermMismatch>")]
-pub struct TermMismatches(Arc<[TermMismatch]>);
-
-impl std::ops::Deref for TermMismatches {
-    type Target = [TermMismatch];
-    fn deref(&self) -> &[TermMismatch] {
-        &self.0
-    }
-}
-
-impl From<Vec<TermMismatch>> for TermMismatches {
-    fn from(v: Vec<TermMismatch>) -> Self {
-        TermMismatches(v.into())
-    }
-}
-
-impl From<TermMismatches> for Vec<TermMismatch> {
-    fn from(t: TermMismatches) -> Self {
-        t.0.to_vec()
-    }
-}
-
 /// Why a filter rejected a cluster.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase", tag = "type")]
@@ -260,7 +235,9 @@ pub enum FilterReason {
     /// No required term matched.
     ClusterAffinityMismatch {
         /// Per term, the first thing that failed.
-        terms: TermMismatches,
+        // Shared: the clusters of a fleet that fail alike (a handful of distinct lists among
+        // thousands of filtered clusters) hold one list.
+        terms: Arc<[TermMismatch]>,
     },
     /// The cluster is not eligible.
     Ineligible {
@@ -299,7 +276,8 @@ pub enum FilterReason {
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Decision {
-    /// Cluster name (shared, as in [`Picked`]).
+    /// Cluster name.
+    // Shared, as in `Picked`.
     pub cluster_name: Arc<str>,
     /// Whether it is selected.
     pub selected: bool,

@@ -5,7 +5,7 @@ use super::affinity::{Extremes, Miss, PreferredAffinity, RequiredAffinity};
 use super::fleet::Fleet;
 use super::report::{
     ClusterScore, CycleErrorReport, Decision, FilterReason, Filtered, Picked, PlacementResult,
-    ScoreBreakdown, TermMismatches, TermScore,
+    ScoreBreakdown, TermMismatch, TermScore,
 };
 use super::spread::{self, Spread};
 use super::{status, taints, CycleError};
@@ -266,16 +266,21 @@ const MAX_SHARED_EXPLANATIONS: usize = 4096;
 #[derive(Default)]
 struct Explanations {
     misses: Vec<(usize, Miss)>,
-    shared: FxHashMap<Vec<(usize, Miss)>, TermMismatches>,
+    shared: FxHashMap<Vec<(usize, Miss)>, Arc<[TermMismatch]>>,
 }
 
 impl Explanations {
-    fn affinity(&mut self, fleet: &Fleet, required: &RequiredAffinity, i: usize) -> TermMismatches {
+    fn affinity(
+        &mut self,
+        fleet: &Fleet,
+        required: &RequiredAffinity,
+        i: usize,
+    ) -> Arc<[TermMismatch]> {
         required.misses(fleet, i, &mut self.misses);
         if let Some(t) = self.shared.get(self.misses.as_slice()) {
             return t.clone();
         }
-        let terms: TermMismatches = self
+        let terms: Arc<[TermMismatch]> = self
             .misses
             .iter()
             .filter_map(|&(term, miss)| required.describe(fleet, term, miss))
