@@ -21,7 +21,7 @@
 //! ";
 //! let at = chrono::DateTime::parse_from_rfc3339("2026-01-01T00:00:00Z").unwrap().to_utc();
 //! let report = place(&[Source::new("fleet.yaml", yaml)], &PlaceOptions::at(at));
-//! assert_eq!(report.placements[0].picked[0].cluster, "east");
+//! assert_eq!(&*report.placements[0].picked[0].cluster, "east");
 //! ```
 
 #![forbid(unsafe_code)]

@@ -222,12 +222,12 @@ proptest! {
         prop_assert!(r.cycle_error.is_none(), "{:?}", r.cycle_error);
         let feasible_names: Vec<String> = clusters.iter().enumerate().filter(|(_, c)| feasible(c, &p)).map(|(i, _)| format!("c{i:02}")).collect();
         for pk in &r.picked {
-            prop_assert!(feasible_names.contains(&pk.cluster), "{} picked but not feasible", pk.cluster);
+            prop_assert!(feasible_names.contains(&pk.cluster.to_string()), "{} picked but not feasible", pk.cluster);
         }
         let has_dns = p.spread.iter().any(|d| *d);
         match p.pick_n {
             None => {
-                let picked: Vec<String> = r.picked.iter().map(|x| x.cluster.clone()).collect();
+                let picked: Vec<String> = r.picked.iter().map(|x| x.cluster.to_string()).collect();
                 prop_assert_eq!(picked, feasible_names);
             }
             Some(n) if !has_dns => {

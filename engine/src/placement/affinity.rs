@@ -22,6 +22,7 @@ pub struct IdRequirement {
 }
 
 impl IdRequirement {
+    #[inline]
     fn matches(&self, fleet: &Fleet, i: usize) -> bool {
         let observed = self.key.and_then(|k| fleet.index.label(i, k));
         match self.operator {
@@ -65,28 +66,18 @@ impl CompiledSelector {
         }
     }
 
-    /// `Ok(None)` on match, `Ok(Some(mismatch))` with the first failed requirement otherwise.
-    fn check(
-        &self,
-        fleet: &Fleet,
-        i: usize,
-    ) -> Result<Option<crate::selectors::LabelMismatch>, CycleError> {
+    /// `Ok(None)` on match, else the position of the first failed requirement and the
+    /// cluster's value of its key (a label value id).
+    fn check(&self, fleet: &Fleet, i: usize) -> Result<Option<(usize, Option<u32>)>, CycleError> {
         match self {
-            CompiledSelector::Ok(s, ids) => {
-                let Some(pos) = ids.iter().position(|r| !r.matches(fleet, i)) else {
-                    return Ok(None);
-                };
-                Ok(s.requirements
-                    .get(pos)
-                    .map(|r| crate::selectors::LabelMismatch {
-                        requirement: r.clone(),
-                        observed: ids
-                            .get(pos)
-                            .and_then(|id| id.key)
-                            .and_then(|k| fleet.index.label(i, k))
-                            .and_then(|v| fleet.index.value_name(v))
-                            .map(str::to_string),
-                    }))
+            CompiledSelector::Ok(_, ids) => {
+                Ok(ids.iter().position(|r| !r.matches(fleet, i)).map(|pos| {
+                    let observed = ids
+                        .get(pos)
+                        .and_then(|id| id.key)
+                        .and_then(|k| fleet.index.label(i, k));
+                    (pos, observed)
+                }))
             }
             CompiledSelector::Invalid(m) => {
                 Err(CycleError::InvalidLabelSelector { message: m.clone() })
@@ -195,13 +186,67 @@ struct RequiredTerm {
 #[derive(Debug, Clone, Default)]
 pub struct RequiredAffinity {
     terms: Vec<RequiredTerm>,
+    /// The same terms on integers alone, when no evaluation can fail (the usual case): the
+    /// Filter step over a large fleet then does no error bookkeeping per cluster.
+    fast: Option<Vec<FastTerm>>,
+}
+
+/// A required term that cannot fail to evaluate: label requirements and property
+/// comparisons as ids, thresholds and operators.
+#[derive(Debug, Clone)]
+struct FastTerm {
+    labels: Vec<IdRequirement>,
+    /// Property id (`None`: no cluster publishes it, so the term never matches), where the
+    /// expected value falls among its ranks, and the operator.
+    expressions: Vec<(Option<u32>, Threshold, PropertyOperator)>,
+}
+
+impl FastTerm {
+    /// `term` on integers, or `None` when evaluating it could fail on some cluster (an
+    /// invalid selector or property name, a bad expected value or operator, a published
+    /// value that is not a quantity).
+    fn new(term: &RequiredTerm, fleet: &Fleet) -> Option<FastTerm> {
+        let labels = match &term.label {
+            None => Vec::new(),
+            Some(CompiledSelector::Ok(_, ids)) => ids.clone(),
+            Some(CompiledSelector::Invalid(_)) => return None,
+        };
+        let mut expressions = Vec::with_capacity(term.expressions.len());
+        for e in &term.expressions {
+            if matches!(e.property, PropertyRef::Invalid(_)) {
+                return None;
+            }
+            let (_, op) = e.checked().ok()?;
+            match e.column.id {
+                None => expressions.push((None, Threshold::default(), op)),
+                Some(id) => {
+                    if fleet.index.has_unparsable(id) {
+                        return None;
+                    }
+                    expressions.push((Some(id), e.threshold?, op));
+                }
+            }
+        }
+        Some(FastTerm {
+            labels,
+            expressions,
+        })
+    }
+
+    fn passes(&self, fleet: &Fleet, i: usize) -> bool {
+        self.labels.iter().all(|r| r.matches(fleet, i))
+            && self.expressions.iter().all(|&(id, threshold, op)| {
+                id.and_then(|id| fleet.index.cell(i, id))
+                    .is_some_and(|c| op.holds(threshold.compare(c.rank)))
+            })
+    }
 }
 
 impl RequiredAffinity {
     /// Compiles the terms against the fleet; the property sorter of a required term is
     /// ignored (as the scheduler does; the webhook rejects it).
     pub fn new(terms: &[ClusterSelectorTerm], fleet: &Fleet) -> Self {
-        let terms = terms
+        let terms: Vec<RequiredTerm> = terms
             .iter()
             .map(|t| RequiredTerm {
                 label: t
@@ -237,7 +282,8 @@ impl RequiredAffinity {
                     .collect(),
             })
             .collect();
-        RequiredAffinity { terms }
+        let fast = terms.iter().map(|t| FastTerm::new(t, fleet)).collect();
+        RequiredAffinity { terms, fast }
     }
 
     /// Whether the Filter step is skipped (no terms).
@@ -248,6 +294,9 @@ impl RequiredAffinity {
     /// Does some term match? Errors abort the cycle. Allocation-free: explanations are
     /// built by [`RequiredAffinity::explain`] only for clusters that fail.
     pub fn passes(&self, fleet: &Fleet, i: usize) -> Result<bool, CycleError> {
+        if let Some(fast) = &self.fast {
+            return Ok(fast.is_empty() || fast.iter().any(|t| t.passes(fleet, i)));
+        }
         for term in &self.terms {
             if term_passes(term, fleet, i)? {
                 return Ok(true);
@@ -258,15 +307,93 @@ impl RequiredAffinity {
 
     /// Why each term fails for cluster `c` (only called for clusters that failed).
     pub fn explain(&self, fleet: &Fleet, c: usize) -> Vec<TermMismatch> {
-        self.terms
+        let mut misses = Vec::new();
+        self.misses(fleet, c, &mut misses);
+        misses
             .iter()
-            .enumerate()
-            .filter_map(|(i, t)| match term_matches(t, fleet, c) {
-                Ok(Some(m)) => Some(m.with_term(i)),
-                _ => None,
-            })
+            .filter_map(|&(term, miss)| self.describe(fleet, term, miss))
             .collect()
     }
+
+    /// Why each term fails for cluster `c`, as ids (terms that match or cannot be evaluated
+    /// are left out, as in [`RequiredAffinity::explain`]); replaces the contents of `out`.
+    pub fn misses(&self, fleet: &Fleet, c: usize, out: &mut Vec<(usize, Miss)>) {
+        out.clear();
+        for (i, t) in self.terms.iter().enumerate() {
+            if let Ok(Some(m)) = term_miss(t, fleet, c) {
+                out.push((i, m));
+            }
+        }
+    }
+
+    /// The explanation of one [`Miss`] of term `term`.
+    pub fn describe(&self, fleet: &Fleet, term: usize, miss: Miss) -> Option<TermMismatch> {
+        let t = self.terms.get(term)?;
+        Some(match miss {
+            Miss::Label { pos, observed } => {
+                let Some(CompiledSelector::Ok(s, _)) = &t.label else {
+                    return None;
+                };
+                TermMismatch::Label {
+                    term,
+                    mismatch: crate::selectors::LabelMismatch {
+                        requirement: s.requirements.get(pos)?.clone(),
+                        observed: observed
+                            .and_then(|v| fleet.index.value_name(v))
+                            .map(str::to_string),
+                    },
+                }
+            }
+            Miss::PropertyMissing { expression } => TermMismatch::PropertyMissing {
+                term,
+                expression,
+                name: t.expressions.get(expression)?.name.clone(),
+            },
+            Miss::Property { expression, text } => {
+                let e = t.expressions.get(expression)?;
+                let (expected, _) = e.checked().ok()?;
+                TermMismatch::Property {
+                    term,
+                    expression,
+                    name: e.name.clone(),
+                    operator: e.operator_text.clone(),
+                    required: expected.as_str().to_string(),
+                    observed: e
+                        .column
+                        .id
+                        .and_then(|id| fleet.index.text_at(id, text))
+                        .unwrap_or_default()
+                        .to_string(),
+                }
+            }
+        })
+    }
+}
+
+/// Why one required term fails for a cluster, in fleet ids: what a [`TermMismatch`] is made
+/// of. Equal misses give equal explanations, so the many filtered clusters of a fleet that
+/// fail alike can share one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Miss {
+    /// Requirement `pos` of the label selector failed; the cluster's value of its key.
+    Label {
+        /// Position of the requirement.
+        pos: usize,
+        /// Label value id.
+        observed: Option<u32>,
+    },
+    /// The cluster does not publish the property of this expression.
+    PropertyMissing {
+        /// Index of the expression.
+        expression: usize,
+    },
+    /// The value (text number `text` of the property) fails the comparison.
+    Property {
+        /// Index of the expression.
+        expression: usize,
+        /// [`super::index::Cell::text`] of the observed value.
+        text: u32,
+    },
 }
 
 /// `clusterRequirement.Matches` without building an explanation, on the fleet index.
@@ -297,45 +424,25 @@ fn term_passes(term: &RequiredTerm, fleet: &Fleet, i: usize) -> Result<bool, Cyc
 }
 
 /// `clusterRequirement.Matches`: `Ok(None)` on match, else the first failed part.
-fn term_matches(
-    term: &RequiredTerm,
-    fleet: &Fleet,
-    c: usize,
-) -> Result<Option<TermMismatch>, CycleError> {
+fn term_miss(term: &RequiredTerm, fleet: &Fleet, c: usize) -> Result<Option<Miss>, CycleError> {
     if let Some(sel) = &term.label {
-        if let Some(m) = sel.check(fleet, c)? {
-            return Ok(Some(TermMismatch::Label {
-                term: 0,
-                mismatch: m,
-            }));
+        if let Some((pos, observed)) = sel.check(fleet, c)? {
+            return Ok(Some(Miss::Label { pos, observed }));
         }
     }
     for (i, e) in term.expressions.iter().enumerate() {
         let Some(observed) = e.column.cell(fleet, c)? else {
-            return Ok(Some(TermMismatch::PropertyMissing {
-                term: 0,
-                expression: i,
-                name: e.name.clone(),
-            }));
+            return Ok(Some(Miss::PropertyMissing { expression: i }));
         };
-        let (expected, op) = e.checked()?;
+        let (_, op) = e.checked()?;
         let Some(t) = e.threshold else {
             // Not reached: a published value implies an indexed property.
             continue;
         };
         if !op.holds(t.compare(observed.rank)) {
-            return Ok(Some(TermMismatch::Property {
-                term: 0,
+            return Ok(Some(Miss::Property {
                 expression: i,
-                name: e.name.clone(),
-                operator: e.operator_text.clone(),
-                required: expected.as_str().to_string(),
-                observed: e
-                    .column
-                    .id
-                    .and_then(|id| fleet.index.text(id, observed))
-                    .unwrap_or_default()
-                    .to_string(),
+                text: observed.text,
             }));
         }
     }

@@ -12,9 +12,17 @@ use crate::input::quantity::Quantity;
 use crate::model::placement::Taint;
 use std::cmp::Ordering;
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// Rank of a published value that is not a quantity (reading it is an error).
 pub const UNPARSABLE: u32 = u32::MAX;
+
+/// "No value" in the dense columns (a label value id or a rank never reaches it).
+const NONE: u32 = u32::MAX - 1;
+
+/// A key or property gets a dense column when at least 1 / `DENSE_SHARE` of the clusters
+/// have it: the column's size is then at most a few times the sparse lists'.
+const DENSE_SHARE: usize = 4;
 
 const ELIGIBLE: u8 = 1;
 const TAINTED: u8 = 2;
@@ -53,7 +61,7 @@ pub struct Cell {
 
 /// Where a constant falls among a property's ranks: `below` ranks are smaller than it, and
 /// rank `below` equals it when `equal`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Threshold {
     below: u32,
     equal: bool,
@@ -85,6 +93,14 @@ pub struct FleetIndex {
     /// Cluster `i`'s values are `cells[cell_start[i]..cell_start[i + 1]]`, by property id.
     cell_start: Vec<u32>,
     cells: Vec<(u32, Cell)>,
+    /// Per key id, for keys most clusters have: every cluster's value id ([`NONE`] without
+    /// the key), so the filters read one slot instead of searching the cluster's labels.
+    label_columns: Vec<Option<Vec<u32>>>,
+    /// Per property id, for properties most clusters publish: every cluster's cell (rank
+    /// [`NONE`] when not published).
+    cell_columns: Vec<Option<Vec<Cell>>>,
+    /// Per property id: some cluster publishes a value that is not a quantity.
+    unparsable: Vec<bool>,
     /// Per property id: one value per rank, ascending.
     distinct: Vec<Vec<Quantity>>,
     /// Per property id: the distinct texts values are written as.
@@ -93,8 +109,8 @@ pub struct FleetIndex {
     /// Cluster `i`'s taints (in list order) are `taint_ids[taint_start[i]..taint_start[i + 1]]`.
     taint_start: Vec<u32>,
     taint_ids: Vec<u32>,
-    /// Distinct taints by id.
-    taints: Vec<Taint>,
+    /// Distinct taints by id (shared with the reasons that quote them).
+    taints: Vec<Arc<Taint>>,
 }
 
 fn intern(map: &mut HashMap<String, u32>, s: &str) -> u32 {
@@ -169,7 +185,7 @@ impl FleetIndex {
             for t in &c.taints {
                 let key = (t.key.as_str(), t.value.as_str(), t.effect.as_str());
                 let id = *taint_id.entry(key).or_insert_with(|| {
-                    ix.taints.push(t.clone());
+                    ix.taints.push(Arc::new(t.clone()));
                     ix.taints.len() as u32 - 1
                 });
                 ix.taint_ids.push(id);
@@ -225,7 +241,78 @@ impl FleetIndex {
                 (id, Cell { rank, text, approx })
             })
             .collect();
+        ix.build_columns(clusters.len());
         ix
+    }
+
+    /// The dense columns of the keys and properties most clusters have.
+    fn build_columns(&mut self, n: usize) {
+        let dense = |count: usize| n > 0 && count.saturating_mul(DENSE_SHARE) >= n;
+        let mut key_count = vec![0usize; self.keys.len()];
+        for &(k, _) in &self.label_pairs {
+            if let Some(c) = key_count.get_mut(k as usize) {
+                *c += 1;
+            }
+        }
+        self.label_columns = key_count
+            .iter()
+            .map(|&c| dense(c).then(|| vec![NONE; n]))
+            .collect();
+        let mut cell_count = vec![0usize; self.distinct.len()];
+        self.unparsable = vec![false; self.distinct.len()];
+        for &(id, cell) in &self.cells {
+            if let Some(c) = cell_count.get_mut(id as usize) {
+                *c += 1;
+            }
+            if cell.rank == UNPARSABLE {
+                if let Some(u) = self.unparsable.get_mut(id as usize) {
+                    *u = true;
+                }
+            }
+        }
+        let missing = Cell {
+            rank: NONE,
+            text: u32::MAX,
+            approx: 0.0,
+        };
+        self.cell_columns = cell_count
+            .iter()
+            .map(|&c| dense(c).then(|| vec![missing; n]))
+            .collect();
+        for i in 0..n {
+            let (Some(&from), Some(&to)) = (self.label_start.get(i), self.label_start.get(i + 1))
+            else {
+                continue;
+            };
+            for &(k, v) in self
+                .label_pairs
+                .get(from as usize..to as usize)
+                .unwrap_or(&[])
+            {
+                if let Some(slot) = self
+                    .label_columns
+                    .get_mut(k as usize)
+                    .and_then(Option::as_mut)
+                    .and_then(|col| col.get_mut(i))
+                {
+                    *slot = v;
+                }
+            }
+            let (Some(&from), Some(&to)) = (self.cell_start.get(i), self.cell_start.get(i + 1))
+            else {
+                continue;
+            };
+            for &(id, cell) in self.cells.get(from as usize..to as usize).unwrap_or(&[]) {
+                if let Some(slot) = self
+                    .cell_columns
+                    .get_mut(id as usize)
+                    .and_then(Option::as_mut)
+                    .and_then(|col| col.get_mut(i))
+                {
+                    *slot = cell;
+                }
+            }
+        }
     }
 
     fn add_cell<'a>(
@@ -280,9 +367,14 @@ impl FleetIndex {
 
     /// The text a property value is written as.
     pub fn text(&self, id: u32, cell: Cell) -> Option<&str> {
+        self.text_at(id, cell.text)
+    }
+
+    /// Text number `text` (a [`Cell::text`]) of property `id`.
+    pub fn text_at(&self, id: u32, text: u32) -> Option<&str> {
         self.texts
             .get(id as usize)?
-            .get(cell.text as usize)
+            .get(text as usize)
             .map(String::as_str)
     }
 
@@ -292,7 +384,11 @@ impl FleetIndex {
     }
 
     /// The value id of label `key` on cluster `i`.
+    #[inline]
     pub fn label(&self, i: usize, key: u32) -> Option<u32> {
+        if let Some(Some(col)) = self.label_columns.get(key as usize) {
+            return col.get(i).copied().filter(|&v| v != NONE);
+        }
         let from = *self.label_start.get(i)? as usize;
         let to = *self.label_start.get(i + 1)? as usize;
         self.label_pairs
@@ -310,8 +406,17 @@ impl FleetIndex {
             .copied()
     }
 
+    /// Whether some cluster publishes property `id` with a value that is not a quantity.
+    pub fn has_unparsable(&self, id: u32) -> bool {
+        self.unparsable.get(id as usize).copied().unwrap_or(false)
+    }
+
     /// Property `id` on cluster `i`.
+    #[inline]
     pub fn cell(&self, i: usize, id: u32) -> Option<Cell> {
+        if let Some(Some(col)) = self.cell_columns.get(id as usize) {
+            return col.get(i).copied().filter(|c| c.rank != NONE);
+        }
         let from = *self.cell_start.get(i)? as usize;
         let to = *self.cell_start.get(i + 1)? as usize;
         self.cells
@@ -343,7 +448,7 @@ impl FleetIndex {
     }
 
     /// The fleet's distinct taints (ids are positions).
-    pub fn distinct_taints(&self) -> &[Taint] {
+    pub fn distinct_taints(&self) -> &[Arc<Taint>] {
         &self.taints
     }
 
@@ -454,5 +559,56 @@ mod tests {
         assert_eq!(ix.label(0, k), ix.label(0, k));
         assert_ne!(ix.label(0, k), ix.label(1, k));
         assert!(ix.value_id("missing").is_none());
+    }
+
+    #[test]
+    fn dense_and_sparse_lookups_agree_with_the_clusters() {
+        // "k" and "p" are on every cluster (dense columns), "rare" and "q" on one in ten
+        // (looked up in the cluster's own list).
+        let clusters: Vec<FleetCluster> = (0..40)
+            .map(|i| {
+                let mut c = cluster(&format!("c{i:02}"), &format!("{}", i % 7));
+                if i % 10 == 3 {
+                    c.labels.insert("rare".to_string(), format!("r{i}"));
+                    c.properties.insert(
+                        "q".to_string(),
+                        PropertyEntry {
+                            raw: format!("{i}m"),
+                            parsed: Quantity::parse(&format!("{i}m")),
+                        },
+                    );
+                }
+                c
+            })
+            .collect();
+        let ix = FleetIndex::new(&clusters);
+        for key in ["k", "rare"] {
+            let Some(k) = ix.key_id(key) else {
+                panic!("{key} not indexed");
+            };
+            for (i, c) in clusters.iter().enumerate() {
+                let expected = c.labels.get(key).and_then(|v| ix.value_id(v));
+                assert_eq!(ix.label(i, k), expected, "{key} on {i}");
+            }
+        }
+        for prop in ["p", "q"] {
+            let Some(id) = ix.property_id(Space::Properties, prop) else {
+                panic!("{prop} not indexed");
+            };
+            for (i, c) in clusters.iter().enumerate() {
+                let cell = ix.cell(i, id);
+                match c.properties.get(prop).map(|e| e.parsed.as_ref()) {
+                    None => assert!(cell.is_none(), "{prop} on {i}"),
+                    Some(Ok(q)) => {
+                        let Some(cell) = cell else {
+                            panic!("{prop} on {i} missing");
+                        };
+                        assert_eq!(cell.approx, q.as_approximate_f64());
+                        assert_eq!(ix.text(id, cell), Some(q.as_str()));
+                    }
+                    Some(Err(_)) => unreachable!(),
+                }
+            }
+        }
     }
 }

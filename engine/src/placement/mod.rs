@@ -262,7 +262,9 @@ fn decode_binding(doc: &Document) -> Result<PreparedBinding, Diagnostic> {
 
 /// Applies the API defaults and compiles a placement's policy against the fleet.
 pub fn compile(placement: &ClusterResourcePlacement, fleet: &Fleet) -> Result<Policy, CycleError> {
-    let p = placement.spec.policy.clone().unwrap_or_default();
+    // Borrowed: compiling reads the policy; only the small lists kept are copied.
+    let default = crate::model::placement::PlacementPolicy::default();
+    let p = placement.spec.policy.as_ref().unwrap_or(&default);
     let placement_type = match p.placement_type.as_deref().unwrap_or("") {
         "" | "PickAll" => PlacementType::PickAll,
         "PickN" => PlacementType::PickN,
@@ -275,32 +277,37 @@ pub fn compile(placement: &ClusterResourcePlacement, fleet: &Fleet) -> Result<Po
     };
     let affinity = p
         .affinity
-        .and_then(|a| a.cluster_affinity)
-        .unwrap_or_default();
+        .as_ref()
+        .and_then(|a| a.cluster_affinity.as_ref());
     let required = affinity
-        .required_during_scheduling_ignored_during_execution
-        .map(|r| r.cluster_selector_terms)
-        .unwrap_or_default();
-    let preferred = affinity.preferred_during_scheduling_ignored_during_execution;
+        .and_then(|a| {
+            a.required_during_scheduling_ignored_during_execution
+                .as_ref()
+        })
+        .map_or(&[][..], |r| r.cluster_selector_terms.as_slice());
+    let preferred = affinity.map_or(&[][..], |a| {
+        a.preferred_during_scheduling_ignored_during_execution
+            .as_slice()
+    });
     let tolerations = p
         .tolerations
-        .into_iter()
+        .iter()
         .map(|t| Toleration {
             operator: Some(match t.operator.as_deref() {
                 None | Some("") => "Equal".to_string(),
                 Some(o) => o.to_string(),
             }),
-            ..t
+            ..t.clone()
         })
         .collect();
     Ok(Policy {
         placement_type,
-        cluster_names: p.cluster_names,
+        cluster_names: p.cluster_names.clone(),
         number_of_clusters: p.number_of_clusters,
-        required: affinity::RequiredAffinity::new(&required, fleet),
+        required: affinity::RequiredAffinity::new(required, fleet),
         // PickAll never scores (no Score stage), so its preferred terms are not compiled.
         preferred: if placement_type == PlacementType::PickN {
-            affinity::PreferredAffinity::new(&preferred, fleet)
+            affinity::PreferredAffinity::new(preferred, fleet)
         } else {
             affinity::PreferredAffinity::default()
         },

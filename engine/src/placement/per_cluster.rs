@@ -6,6 +6,7 @@ use super::report::{Decision, PlacementResult};
 use super::schedule::PlacementType;
 use super::status::ReasonText;
 use serde::Serialize;
+use std::sync::Arc;
 
 /// One `perClusterPlacementStatuses[]` entry.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -14,7 +15,7 @@ pub struct PerClusterPlacementStatus {
     /// The selected cluster; absent on the entries that stand for clusters the policy wanted
     /// but could not get (`ScheduleFailed`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub cluster_name: Option<String>,
+    pub cluster_name: Option<Arc<str>>,
     /// The `Scheduled` condition (an array in the API; one entry here, held inline so a
     /// PickAll over thousands of clusters does not allocate a list per cluster).
     pub conditions: [ScheduledCondition; 1],
@@ -45,23 +46,27 @@ pub fn statuses(
     wanted: usize,
     decisions: &[Decision],
 ) -> Vec<PerClusterPlacementStatus> {
-    let selected = decisions.iter().filter(|d| d.selected);
-    let count = selected.clone().count();
-    let mut out: Vec<PerClusterPlacementStatus> = selected
-        .map(|d| PerClusterPlacementStatus {
-            cluster_name: Some(d.cluster_name.clone()),
-            conditions: [ScheduledCondition {
-                type_: "Scheduled",
-                status: "True",
-                reason: "Scheduled",
-                message: d.reason.clone(),
-            }],
-        })
-        .collect();
+    let count = decisions.iter().filter(|d| d.selected).count();
     let failed = match placement_type {
         PlacementType::PickAll => 0,
         PlacementType::PickN | PlacementType::PickFixed => wanted.saturating_sub(count),
     };
+    // Sized once: a PickAll over thousands of clusters would otherwise regrow (and copy) it.
+    let mut out = Vec::with_capacity(count + failed.min(decisions.len().saturating_sub(count)));
+    out.extend(
+        decisions
+            .iter()
+            .filter(|d| d.selected)
+            .map(|d| PerClusterPlacementStatus {
+                cluster_name: Some(d.cluster_name.clone()),
+                conditions: [ScheduledCondition {
+                    type_: "Scheduled",
+                    status: "True",
+                    reason: "Scheduled",
+                    message: d.reason.clone(),
+                }],
+            }),
+    );
     out.extend(
         decisions
             .iter()

@@ -6,6 +6,7 @@ use super::status::ReasonText;
 use crate::input::Diagnostic;
 use crate::selectors::LabelMismatch;
 use serde::Serialize;
+use std::sync::Arc;
 
 /// Result of [`crate::place`].
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -65,7 +66,8 @@ pub struct PlacementResult {
 #[serde(rename_all = "camelCase")]
 pub struct Picked {
     /// Cluster name.
-    pub cluster: String,
+    // The fleet's shared copy: a result quotes thousands of clusters, each several times.
+    pub cluster: Arc<str>,
     /// Sum of preferred-affinity term scores (0 for PickAll and PickFixed).
     pub affinity_score: i32,
     /// Topology spread score (0 for PickAll and PickFixed).
@@ -167,7 +169,8 @@ pub struct ConstraintScore {
 #[serde(rename_all = "camelCase")]
 pub struct Filtered {
     /// Cluster name.
-    pub cluster: String,
+    // Shared, as in `Picked`.
+    pub cluster: Arc<str>,
     /// The filter plugin that rejected it (the first failing one).
     pub plugin: &'static str,
     /// The decision reason as KubeFleet writes it.
@@ -232,7 +235,9 @@ pub enum FilterReason {
     /// No required term matched.
     ClusterAffinityMismatch {
         /// Per term, the first thing that failed.
-        terms: Vec<TermMismatch>,
+        // Shared: the clusters of a fleet that fail alike (a handful of distinct lists among
+        // thousands of filtered clusters) hold one list.
+        terms: Arc<[TermMismatch]>,
     },
     /// The cluster is not eligible.
     Ineligible {
@@ -272,7 +277,8 @@ pub enum FilterReason {
 #[serde(rename_all = "camelCase")]
 pub struct Decision {
     /// Cluster name.
-    pub cluster_name: String,
+    // Shared, as in `Picked`.
+    pub cluster_name: Arc<str>,
     /// Whether it is selected.
     pub selected: bool,
     /// Scores (picked and scored clusters).

@@ -1,17 +1,18 @@
 //! The scheduling run for one placement: binding classification, the plugin pipeline and the
 //! PickAll / PickN / PickFixed cycles (placement.md §3, §7, §8).
 
-use super::affinity::{Extremes, PreferredAffinity, RequiredAffinity};
+use super::affinity::{Extremes, Miss, PreferredAffinity, RequiredAffinity};
 use super::fleet::Fleet;
 use super::report::{
     ClusterScore, CycleErrorReport, Decision, FilterReason, Filtered, Picked, PlacementResult,
-    ScoreBreakdown, TermScore,
+    ScoreBreakdown, TermMismatch, TermScore,
 };
 use super::spread::{self, Spread};
 use super::{status, taints, CycleError};
 use crate::model::placement::Toleration;
+use rustc_hash::FxHashMap;
 use std::cmp::{Ordering, Reverse};
-use std::collections::HashMap;
+use std::sync::Arc;
 
 /// At most this many unselected decisions are written (`maxUnselectedClusterDecisionCount`).
 const MAX_UNSELECTED_DECISIONS: usize = 20;
@@ -179,17 +180,22 @@ fn name(fleet: &Fleet, i: usize) -> String {
     fleet.name_str(i).to_string()
 }
 
+/// Cluster `i`'s name, shared with the fleet (no copy).
+fn shared_name(fleet: &Fleet, i: usize) -> Arc<str> {
+    fleet.name_of(i)
+}
+
 fn held_decision(fleet: &Fleet, h: &Held) -> Decision {
     let cluster = fleet.name_of(h.cluster);
     match h.score {
         Some(s) => Decision {
-            cluster_name: String::from(&*cluster),
+            cluster_name: cluster.clone(),
             reason: status::picked(cluster, s.affinity_score, s.topology_spread_score),
             selected: true,
             cluster_score: Some(s),
         },
         None => Decision {
-            cluster_name: String::from(&*cluster),
+            cluster_name: cluster.clone(),
             reason: status::picked_fixed(cluster),
             selected: true,
             cluster_score: None,
@@ -201,7 +207,7 @@ fn held_decision(fleet: &Fleet, h: &Held) -> Decision {
 fn picked_decision(fleet: &Fleet, i: usize, affinity: i32, topology: i32) -> Decision {
     let cluster = fleet.name_of(i);
     Decision {
-        cluster_name: String::from(&*cluster),
+        cluster_name: cluster.clone(),
         reason: status::picked(cluster, affinity, topology),
         selected: true,
         cluster_score: Some(ClusterScore {
@@ -250,29 +256,88 @@ fn static_filter(fleet: &Fleet, policy: &Policy) -> Result<Vec<Static>, CycleErr
     Ok(out)
 }
 
-fn filtered_entry(fleet: &Fleet, policy: &Policy, i: usize, s: Static) -> Option<Filtered> {
+/// At most this many distinct ClusterAffinity explanations are kept for sharing (a fleet has
+/// few; the bound keeps a fleet of all-different values from growing the table for nothing).
+const MAX_SHARED_EXPLANATIONS: usize = 4096;
+
+/// ClusterAffinity explanations, shared between the filtered clusters that fail alike: a
+/// 10k-cluster fleet has thousands of filtered clusters but a handful of distinct reasons,
+/// so each is built once and the others hold the same list.
+#[derive(Default)]
+struct Explanations {
+    misses: Vec<(usize, Miss)>,
+    shared: FxHashMap<Vec<(usize, Miss)>, Arc<[TermMismatch]>>,
+}
+
+impl Explanations {
+    fn affinity(
+        &mut self,
+        fleet: &Fleet,
+        required: &RequiredAffinity,
+        i: usize,
+    ) -> Arc<[TermMismatch]> {
+        required.misses(fleet, i, &mut self.misses);
+        if let Some(t) = self.shared.get(self.misses.as_slice()) {
+            return t.clone();
+        }
+        let terms: Arc<[TermMismatch]> = self
+            .misses
+            .iter()
+            .filter_map(|&(term, miss)| required.describe(fleet, term, miss))
+            .collect::<Vec<_>>()
+            .into();
+        if self.shared.len() < MAX_SHARED_EXPLANATIONS {
+            self.shared.insert(self.misses.clone(), terms.clone());
+        }
+        terms
+    }
+}
+
+fn filtered_entry(
+    fleet: &Fleet,
+    policy: &Policy,
+    explanations: &mut Explanations,
+    i: usize,
+    s: Static,
+) -> Option<Filtered> {
     let c = fleet.clusters.get(i)?;
     let explanation = match s {
         Static::Pass => return None,
         Static::Affinity => FilterReason::ClusterAffinityMismatch {
-            terms: policy.required.explain(fleet, i),
+            terms: explanations.affinity(fleet, &policy.required, i),
         },
         Static::Ineligible => FilterReason::Ineligible {
             reason: c.eligibility.clone().err()?,
         },
         Static::Taint(pos) => {
             let t = c.taints.get(pos)?;
-            FilterReason::TaintNotTolerated {
+            let explanation = FilterReason::TaintNotTolerated {
                 key: t.key.clone(),
                 value: t.value.clone(),
                 effect: t.effect.clone(),
-            }
+            };
+            // The reason quotes the fleet's shared copy of the taint (same key, value, effect).
+            let shared = fleet
+                .index
+                .taints_of(i)
+                .get(pos)
+                .and_then(|&id| fleet.index.distinct_taints().get(id as usize));
+            let reason = match shared {
+                Some(taint) => status::taint_filtered(taint.clone()),
+                None => status::filtered(&explanation),
+            };
+            return Some(Filtered {
+                cluster: shared_name(fleet, i),
+                plugin: status::plugin(&explanation),
+                reason,
+                explanation,
+            });
         }
     };
-    Some(make_filtered(name(fleet, i), explanation))
+    Some(make_filtered(shared_name(fleet, i), explanation))
 }
 
-fn make_filtered(cluster: String, explanation: FilterReason) -> Filtered {
+fn make_filtered(cluster: Arc<str>, explanation: FilterReason) -> Filtered {
     Filtered {
         cluster,
         plugin: status::plugin(&explanation),
@@ -302,7 +367,7 @@ fn decisions(
                 topology_spread_score: p.topology_spread_score,
             }),
             reason: status::not_picked(
-                p.cluster.as_str().into(),
+                p.cluster.clone(),
                 p.affinity_score,
                 p.topology_spread_score,
             ),
@@ -352,6 +417,7 @@ fn pick_all(
         }
     }
     r.picked.reserve(fleet.len());
+    let mut explanations = Explanations::default();
     for (i, s) in statics.iter().enumerate() {
         let is_current = current.get(i).copied().unwrap_or(false);
         if is_current && *s == Static::Pass {
@@ -373,7 +439,7 @@ fn pick_all(
                 cluster,
                 ..Picked::default()
             });
-        } else if let Some(f) = filtered_entry(fleet, policy, i, *s) {
+        } else if let Some(f) = filtered_entry(fleet, policy, &mut explanations, i, *s) {
             r.filtered.push(f);
         }
     }
@@ -447,7 +513,7 @@ fn pick_fixed(fleet: &Fleet, policy: &Policy, cls: &Classified, r: &mut Placemen
             r.kept.push(name(fleet, i));
         } else {
             r.picked.push(Picked {
-                cluster: name(fleet, i),
+                cluster: shared_name(fleet, i),
                 ..Picked::default()
             });
         }
@@ -462,7 +528,7 @@ fn pick_fixed(fleet: &Fleet, policy: &Policy, cls: &Classified, r: &mut Placemen
         .map(|&i| {
             let cluster = fleet.name_of(i);
             Decision {
-                cluster_name: String::from(&*cluster),
+                cluster_name: cluster.clone(),
                 reason: status::picked_fixed(cluster),
                 selected: true,
                 cluster_score: None,
@@ -470,13 +536,13 @@ fn pick_fixed(fleet: &Fleet, policy: &Policy, cls: &Classified, r: &mut Placemen
         })
         .collect();
     d.extend(invalid.iter().map(|(n, reason)| Decision {
-        cluster_name: n.clone(),
+        cluster_name: Arc::from(n.as_str()),
         selected: false,
         cluster_score: None,
         reason: status::fixed_ineligible(n, reason),
     }));
     d.extend(not_found.iter().map(|n| Decision {
-        cluster_name: n.clone(),
+        cluster_name: Arc::from(n.as_str()),
         selected: false,
         cluster_score: None,
         reason: status::fixed_not_found(n),
@@ -508,11 +574,29 @@ impl Scored {
             Reverse(self.cluster),
         )
     }
+
+    /// [`Scored::key`] packed into one integer with the same order (sorting thousands of
+    /// candidates compares integers, not tuples): each field is offset to an unsigned value
+    /// and given its own bits, the cluster index (a fleet is far below 2^31 clusters) last
+    /// and inverted.
+    fn packed_key(&self) -> u128 {
+        let unsigned = |x: i32| u128::from(x as u32 ^ 0x8000_0000);
+        let cluster = u32::try_from(self.cluster).unwrap_or(u32::MAX) & 0x7fff_ffff;
+        (unsigned(self.topology) << 96)
+            | (unsigned(self.affinity) << 64)
+            | (u128::from(self.obsolete) << 63)
+            | (u128::from(self.name_rank) << 31)
+            | u128::from(0x7fff_ffff - cluster)
+    }
 }
 
-/// Best first.
-fn sort_best_first(v: &mut [Scored]) {
-    v.sort_unstable_by_key(|s| Reverse(s.key()));
+/// Best first. The keys are worked out once and compare as one integer each (thousands of
+/// candidates are sorted in the last cycle).
+fn sort_best_first(v: &mut Vec<Scored>) {
+    let mut keyed: Vec<(u128, Scored)> = v.iter().map(|s| (s.packed_key(), *s)).collect();
+    keyed.sort_unstable_by_key(|k| Reverse(k.0));
+    v.clear();
+    v.extend(keyed.into_iter().map(|(_, s)| s));
 }
 
 /// The pool grouped by spread domains (every constraint's), each group best first by the
@@ -524,7 +608,7 @@ fn spread_groups(
     pool: &[usize],
     affinity: &[i32],
 ) -> Option<Vec<Vec<usize>>> {
-    let mut slot: HashMap<u64, usize> = HashMap::new();
+    let mut slot: FxHashMap<u64, usize> = FxHashMap::default();
     let mut groups: Vec<Vec<usize>> = Vec::new();
     for &i in pool {
         let key = policy.spread.domain_tuple(i)?;
@@ -562,7 +646,7 @@ fn trim_order(fleet: &Fleet, held: &mut [Held]) {
             (Some(_), None) => Ordering::Greater,
             (x, y) => x.cmp(&y),
         }
-        .then_with(|| name(fleet, a.cluster).cmp(&name(fleet, b.cluster)))
+        .then_with(|| fleet.name_str(a.cluster).cmp(fleet.name_str(b.cluster)))
     });
 }
 
@@ -848,7 +932,7 @@ fn pick_n(
             .iter()
             .enumerate()
             .map(|(pos, s)| Picked {
-                cluster: name(fleet, s.cluster),
+                cluster: shared_name(fleet, s.cluster),
                 affinity_score: s.affinity,
                 topology_spread_score: s.topology,
                 score_breakdown: if pos < MAX_NOT_PICKED_BREAKDOWNS {
@@ -861,12 +945,13 @@ fn pick_n(
         // Filtered clusters of this cycle, in fleet order: a selected cluster that now fails
         // an earlier filter is reported by that filter (its decision is skipped: it stays
         // selected, §7.4); then the DoNotSchedule spread violations.
+        let mut explanations = Explanations::default();
         r.filtered = statics
             .iter()
             .enumerate()
             .filter_map(|(i, st)| {
                 if *st != Static::Pass {
-                    return filtered_entry(fleet, policy, i, *st);
+                    return filtered_entry(fleet, policy, &mut explanations, i, *st);
                 }
                 if is(&current, i) {
                     return None;
@@ -878,7 +963,7 @@ fn pick_n(
                 let c = policy.spread.at(pos)?;
                 let (domain, domain_count, (smallest, largest)) = policy.spread.domain(ev, pos, i);
                 Some(make_filtered(
-                    name(fleet, i),
+                    shared_name(fleet, i),
                     FilterReason::TopologySpreadViolated {
                         constraint: c.index,
                         topology_key: c.topology_key.clone(),
@@ -910,5 +995,42 @@ fn pick_n(
         });
         r.condition = status::condition(count, count as i64 >= n);
         return Ok(());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_packed_sort_key_orders_like_the_tuple_key() {
+        let values = [i32::MIN, -1000, -2, -1, 0, 1, 2, 100, i32::MAX];
+        let mut all = Vec::new();
+        for (n, &topology) in values.iter().enumerate() {
+            for &affinity in &values {
+                for obsolete in [false, true] {
+                    for name_rank in [0u32, 1, 7, u32::MAX] {
+                        for cluster in [0usize, 3, n, 0x7fff_fffe] {
+                            all.push(Scored {
+                                cluster,
+                                topology,
+                                affinity,
+                                obsolete,
+                                name_rank,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        for a in all.iter().step_by(7) {
+            for b in &all {
+                assert_eq!(
+                    a.packed_key().cmp(&b.packed_key()),
+                    a.key().cmp(&b.key()),
+                    "{a:?} vs {b:?}"
+                );
+            }
+        }
     }
 }

@@ -3,6 +3,7 @@
 
 use super::eligibility::Ineligible;
 use super::report::{Condition, FilterReason, TermMismatch};
+use crate::model::placement::Taint;
 use serde::Serialize;
 use std::fmt::{self, Write};
 use std::sync::{Arc, OnceLock};
@@ -24,7 +25,9 @@ pub fn plugin(reason: &FilterReason) -> &'static str {
 #[serde(into = "String")]
 pub struct ReasonText {
     what: ReasonKind,
-    text: OnceLock<String>,
+    // A boxed str: the cache is one word smaller than a String, and every picked cluster
+    // holds two reasons.
+    text: OnceLock<Box<str>>,
 }
 
 #[derive(Debug, Clone)]
@@ -46,20 +49,14 @@ enum ReasonKind {
     Text(String),
 }
 
-/// What a filter's reason needs (not the whole explanation).
+/// What a filter's reason needs (not the whole explanation). Kept small and shared (the
+/// taint is the fleet's one copy), since every filtered cluster holds one.
 #[derive(Debug, Clone)]
 enum Unschedulable {
     Affinity,
     Ineligible(Ineligible),
-    Taint {
-        key: String,
-        value: String,
-        effect: String,
-    },
-    Spread {
-        topology_key: String,
-        max_skew: i32,
-    },
+    Taint(Arc<Taint>),
+    Spread(Box<(String, i32)>),
 }
 
 impl fmt::Display for ReasonKind {
@@ -92,17 +89,18 @@ impl fmt::Display for ReasonKind {
                         "cluster does not match with any of the required cluster affinity terms",
                     ),
                     Unschedulable::Ineligible(reason) => f.write_str(&reason.message()),
-                    Unschedulable::Taint { key, value, effect } => write!(
+                    Unschedulable::Taint(t) => write!(
                         f,
-                        "taint &{{Key:{key} Value:{value} Effect:{effect}}} cannot be tolerated"
+                        "taint &{{Key:{} Value:{} Effect:{}}} cannot be tolerated",
+                        t.key, t.value, t.effect
                     ),
-                    Unschedulable::Spread {
-                        topology_key,
-                        max_skew,
-                    } => write!(
+                    Unschedulable::Spread(spread) => {
+                        let (topology_key, max_skew) = &**spread;
+                        write!(
                         f,
                         "violated doNotSchedule topology spread constraint \"{topology_key}\" (max skew {max_skew})"
-                    ),
+                    )
+                    }
                 }
             }
             ReasonKind::Text(t) => f.write_str(t),
@@ -122,7 +120,8 @@ impl ReasonText {
 impl std::ops::Deref for ReasonText {
     type Target = str;
     fn deref(&self) -> &str {
-        self.text.get_or_init(|| self.what.to_string())
+        self.text
+            .get_or_init(|| self.what.to_string().into_boxed_str())
     }
 }
 
@@ -150,7 +149,7 @@ impl PartialEq for ReasonText {
 impl From<ReasonText> for String {
     fn from(r: ReasonText) -> String {
         match r.text.into_inner() {
-            Some(t) => t,
+            Some(t) => t.into_string(),
             None => r.what.to_string(),
         }
     }
@@ -167,20 +166,25 @@ pub fn filtered(reason: &FilterReason) -> ReasonText {
     ReasonText::new(ReasonKind::Unschedulable(match reason {
         FilterReason::ClusterAffinityMismatch { .. } => Unschedulable::Affinity,
         FilterReason::Ineligible { reason } => Unschedulable::Ineligible(reason.clone()),
-        FilterReason::TaintNotTolerated { key, value, effect } => Unschedulable::Taint {
-            key: key.clone(),
-            value: value.clone(),
-            effect: effect.clone(),
-        },
+        FilterReason::TaintNotTolerated { key, value, effect } => {
+            Unschedulable::Taint(Arc::new(Taint {
+                key: key.clone(),
+                value: value.clone(),
+                effect: effect.clone(),
+            }))
+        }
         FilterReason::TopologySpreadViolated {
             topology_key,
             max_skew,
             ..
-        } => Unschedulable::Spread {
-            topology_key: topology_key.clone(),
-            max_skew: *max_skew,
-        },
+        } => Unschedulable::Spread(Box::new((topology_key.clone(), *max_skew))),
     }))
+}
+
+/// The recorded reason for a taint no toleration tolerates; `taint` is the fleet's shared
+/// copy (the same text as [`filtered`] on the explanation).
+pub fn taint_filtered(taint: Arc<Taint>) -> ReasonText {
+    ReasonText::new(ReasonKind::Unschedulable(Unschedulable::Taint(taint)))
 }
 
 /// Picked with scores (PickN, PickAll).

@@ -278,7 +278,7 @@ fn check_scored(
         return;
     }
     for (i, (e, a)) in expected.iter().zip(actual).enumerate() {
-        let ok_name = s(e, "cluster") == Some(a.cluster.as_str());
+        let ok_name = s(e, "cluster") == Some(&*a.cluster);
         let ok_aff = e
             .get("affinityScore")
             .and_then(Value::as_i64)
@@ -310,7 +310,7 @@ fn check_names(what: &str, expected: &[Value], actual: &[String], problems: &mut
 
 fn check_decision(i: usize, e: &Value, a: &Decision, problems: &mut Vec<String>) {
     let what = format!("decisions[{i}]");
-    if s(e, "clusterName") != Some(a.cluster_name.as_str()) {
+    if s(e, "clusterName") != Some(&*a.cluster_name) {
         problems.push(format!(
             "{what}: cluster {}, expected {:?}",
             a.cluster_name,
@@ -385,7 +385,7 @@ fn check(expect: &Value, p: &PlacementResult, problems: &mut Vec<String>) {
             ));
         } else {
             for (i, (e, a)) in f.iter().zip(&p.filtered).enumerate() {
-                if s(e, "cluster") != Some(a.cluster.as_str()) {
+                if s(e, "cluster") != Some(&*a.cluster) {
                     problems.push(format!(
                         "filtered[{i}]: cluster {}, expected {:?}",
                         a.cluster,
