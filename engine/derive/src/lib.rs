@@ -213,6 +213,7 @@ fn expand_struct(input: &DeriveInput, c: &Container, fields: &Fields) -> syn::Re
         ));
     };
     let mut all_names = Vec::new();
+    let mut keys = Vec::new();
     let mut slots = Vec::new();
     let mut arms = Vec::new();
     let mut inits = Vec::new();
@@ -230,21 +231,25 @@ fn expand_struct(input: &DeriveInput, c: &Container, fields: &Fields) -> syn::Re
             (None, None) => raw.to_string(),
         };
         let names = accepted(&primary, &m);
+        for n in &names {
+            keys.push(quote! { (#n, #i) });
+        }
         all_names.extend(names.iter().cloned());
         let slot = syn::Ident::new(&format!("__f{i}"), Span::call_site());
         let ty = &f.ty;
         slots.push(
             quote! { let mut #slot: ::core::option::Option<#ty> = ::core::option::Option::None; },
         );
-        arms.push(quote! {
-            #(#names)|* => __fnode::set(&mut #slot, node, #primary, __k, __v)?,
-        });
+        arms.push(quote! { #i => __fnode::set(&mut #slot, node, #primary, __k, __v), });
         let init = match &m.default {
             None => quote! { __fnode::required(#slot, node, #primary)? },
             Some(None) => quote! { #slot.unwrap_or_default() },
-            Some(Some(path)) => {
-                quote! { match #slot { ::core::option::Option::Some(v) => v, ::core::option::Option::None => #path() } }
-            }
+            Some(Some(path)) => quote! {
+                match #slot {
+                    ::core::option::Option::Some(v) => v,
+                    ::core::option::Option::None => #path(),
+                }
+            },
         };
         inits.push(quote! { #ident: #init, });
     }
@@ -252,19 +257,20 @@ fn expand_struct(input: &DeriveInput, c: &Container, fields: &Fields) -> syn::Re
     let generics = add_bounds(&input.generics);
     let (impl_g, ty_g, where_c) = generics.split_for_impl();
     let deny = c.deny_unknown_fields;
+    // The entry loop, key lookup and unknown-field rule are in `fields` (not generic); the
+    // closure only stores each decoded value in its slot.
     Ok(quote! {
         #[automatically_derived]
         impl #impl_g crate::input::from_node::FromNode for #name #ty_g #where_c {
             fn from_node(node: &crate::input::Node) -> ::core::result::Result<Self, crate::input::de::DeError> {
                 use crate::input::from_node as __fnode;
                 const FIELDS: &[&str] = &[#(#all_names),*];
+                const KEYS: &[(&str, usize)] = &[#(#keys),*];
                 #(#slots)*
-                for (__k, __v) in __fnode::map_entries(node)? {
-                    match __fnode::key_str(__k)? {
-                        #(#arms)*
-                        __other => __fnode::other_field(__k, __other, #deny, FIELDS)?,
-                    }
-                }
+                __fnode::fields(node, KEYS, #deny, FIELDS, &mut |__i, __k, __v| match __i {
+                    #(#arms)*
+                    _ => ::core::result::Result::Ok(()),
+                })?;
                 ::core::result::Result::Ok(#name { #(#inits)* })
             }
         }

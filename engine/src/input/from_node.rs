@@ -281,6 +281,26 @@ pub fn set<T: FromNode>(
     Ok(())
 }
 
+/// Walks a struct's mapping: each key found in `keys` (name or alias → field index) is given
+/// to `field` with its value; another key is an error when `deny` (listing `names`), else
+/// ignored. Shared by every derived struct so that only the per-field stores are generated.
+pub fn fields(
+    node: &Node,
+    keys: &'static [(&'static str, usize)],
+    deny: bool,
+    names: &'static [&'static str],
+    field: &mut dyn FnMut(usize, &Node, &Node) -> Result<(), DeError>,
+) -> Result<(), DeError> {
+    for (k, v) in map_entries(node)? {
+        let key = key_str(k)?;
+        match keys.iter().find(|(n, _)| *n == key) {
+            Some(&(_, i)) => field(i, k, v)?,
+            None => other_field(k, key, deny, names)?,
+        }
+    }
+    Ok(())
+}
+
 /// A key no field has: an error listing `fields` when the type denies unknown fields, else
 /// ignored.
 pub fn other_field(
