@@ -217,6 +217,8 @@ fn expand_struct(input: &DeriveInput, c: &Container, fields: &Fields) -> syn::Re
     let mut slots = Vec::new();
     let mut arms = Vec::new();
     let mut inits = Vec::new();
+    let mut req_idents = Vec::new();
+    let mut req_exprs = Vec::new();
     for (i, f) in named.named.iter().enumerate() {
         let m = member_attrs(&f.attrs)?;
         let ident = f
@@ -242,7 +244,11 @@ fn expand_struct(input: &DeriveInput, c: &Container, fields: &Fields) -> syn::Re
         );
         arms.push(quote! { #i => __fnode::set(&mut #slot, node, #primary, __k, __v), });
         let init = match &m.default {
-            None => quote! { __fnode::required(#slot, node, #primary)? },
+            None => {
+                req_idents.push(slot.clone());
+                req_exprs.push(quote! { __fnode::required(#slot, node, #primary) });
+                quote! { #slot }
+            }
             Some(None) => quote! { #slot.unwrap_or_default() },
             Some(Some(path)) => quote! {
                 match #slot {
@@ -257,6 +263,19 @@ fn expand_struct(input: &DeriveInput, c: &Container, fields: &Fields) -> syn::Re
     let generics = add_bounds(&input.generics);
     let (impl_g, ty_g, where_c) = generics.split_for_impl();
     let deny = c.deny_unknown_fields;
+    // Required fields are resolved together and checked at one point (the first missing one
+    // in declaration order is the error, as in serde), so that an early return does not need
+    // its own drop code for every field decoded so far.
+    let build = if req_idents.is_empty() {
+        quote! { ::core::result::Result::Ok(#name { #(#inits)* }) }
+    } else {
+        quote! {
+            match (#(#req_exprs,)*) {
+                (#(::core::result::Result::Ok(#req_idents),)*) => ::core::result::Result::Ok(#name { #(#inits)* }),
+                (#(#req_idents,)*) => ::core::result::Result::Err(__fnode::first_error(&mut [#(#req_idents.err()),*])),
+            }
+        }
+    };
     // The entry loop, key lookup and unknown-field rule are in `fields` (not generic); the
     // closure only stores each decoded value in its slot.
     Ok(quote! {
@@ -271,7 +290,7 @@ fn expand_struct(input: &DeriveInput, c: &Container, fields: &Fields) -> syn::Re
                     #(#arms)*
                     _ => ::core::result::Result::Ok(()),
                 })?;
-                ::core::result::Result::Ok(#name { #(#inits)* })
+                #build
             }
         }
     })

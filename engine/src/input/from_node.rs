@@ -336,6 +336,15 @@ pub fn required<T: FromNode>(
     }
 }
 
+/// The first of the errors of a struct's required fields (one of them is an error).
+#[cold]
+pub fn first_error(errors: &mut [Option<DeError>]) -> DeError {
+    errors
+        .iter_mut()
+        .find_map(Option::take)
+        .unwrap_or_else(|| DeError::custom("missing field"))
+}
+
 #[cold]
 fn missing_field(map: &Node, name: &'static str) -> DeError {
     DeError::missing_field(name).at(map.span)
