@@ -233,9 +233,7 @@ fn expand_struct(input: &DeriveInput, c: &Container, fields: &Fields) -> syn::Re
             (None, None) => raw.to_string(),
         };
         let names = accepted(&primary, &m);
-        for n in &names {
-            keys.push(quote! { (#n, #i) });
-        }
+        keys.push(quote! { #(#names)|* => ::core::option::Option::Some(#i), });
         all_names.extend(names.iter().cloned());
         let slot = syn::Ident::new(&format!("__f{i}"), Span::call_site());
         let ty = &f.ty;
@@ -284,9 +282,12 @@ fn expand_struct(input: &DeriveInput, c: &Container, fields: &Fields) -> syn::Re
             fn from_node(node: &crate::input::Node) -> ::core::result::Result<Self, crate::input::de::DeError> {
                 use crate::input::from_node as __fnode;
                 const FIELDS: &[&str] = &[#(#all_names),*];
-                const KEYS: &[(&str, usize)] = &[#(#keys),*];
                 #(#slots)*
-                __fnode::fields(node, KEYS, #deny, FIELDS, &mut |__i, __k, __v| match __i {
+                let __index = |__key: &str| match __key {
+                    #(#keys)*
+                    _ => ::core::option::Option::None,
+                };
+                __fnode::fields(node, __index, #deny, FIELDS, &mut |__i, __k, __v| match __i {
                     #(#arms)*
                     _ => ::core::result::Result::Ok(()),
                 })?;

@@ -281,20 +281,21 @@ pub fn set<T: FromNode>(
     Ok(())
 }
 
-/// Walks a struct's mapping: each key found in `keys` (name or alias → field index) is given
-/// to `field` with its value; another key is an error when `deny` (listing `names`), else
-/// ignored. Shared by every derived struct so that only the per-field stores are generated.
+/// Walks a struct's mapping: each key `index` knows (name or alias → field index; a `match`,
+/// which compiles to a switch on the length) is given to `field` with its value; another key
+/// is an error when `deny` (listing `names`), else ignored. Shared by every derived struct so
+/// that only the key match and the per-field stores are generated.
 pub fn fields(
     node: &Node,
-    keys: &'static [(&'static str, usize)],
+    index: fn(&str) -> Option<usize>,
     deny: bool,
     names: &'static [&'static str],
     field: &mut dyn FnMut(usize, &Node, &Node) -> Result<(), DeError>,
 ) -> Result<(), DeError> {
     for (k, v) in map_entries(node)? {
         let key = key_str(k)?;
-        match keys.iter().find(|(n, _)| *n == key) {
-            Some(&(_, i)) => field(i, k, v)?,
+        match index(key) {
+            Some(i) => field(i, k, v)?,
             None => other_field(k, key, deny, names)?,
         }
     }
