@@ -213,7 +213,6 @@ fn expand_struct(input: &DeriveInput, c: &Container, fields: &Fields) -> syn::Re
         ));
     };
     let mut all_names = Vec::new();
-    let mut keys = Vec::new();
     let mut slots = Vec::new();
     let mut arms = Vec::new();
     let mut inits = Vec::new();
@@ -233,14 +232,13 @@ fn expand_struct(input: &DeriveInput, c: &Container, fields: &Fields) -> syn::Re
             (None, None) => raw.to_string(),
         };
         let names = accepted(&primary, &m);
-        keys.push(quote! { #(#names)|* => ::core::option::Option::Some(#i), });
         all_names.extend(names.iter().cloned());
         let slot = syn::Ident::new(&format!("__f{i}"), Span::call_site());
         let ty = &f.ty;
         slots.push(
             quote! { let mut #slot: ::core::option::Option<#ty> = ::core::option::Option::None; },
         );
-        arms.push(quote! { #i => __fnode::set(&mut #slot, node, #primary, __k, __v), });
+        arms.push(quote! { #(#names)|* => __fnode::set(&mut #slot, node, #primary, __k, __v)?, });
         let init = match &m.default {
             None => {
                 req_idents.push(slot.clone());
@@ -274,8 +272,10 @@ fn expand_struct(input: &DeriveInput, c: &Container, fields: &Fields) -> syn::Re
             }
         }
     };
-    // The entry loop, key lookup and unknown-field rule are in `fields` (not generic); the
-    // closure only stores each decoded value in its slot.
+    // Per field: one match arm (the match compiles to a switch on the key's length) and one
+    // call; entries, key strings, paths, spans and the unknown-field rule are in the
+    // non-generic helpers. (A shared loop calling back through `dyn FnMut` was ~3 KB smaller
+    // gzipped but ~10% slower on the 5,000-member Azure bench.)
     Ok(quote! {
         #[automatically_derived]
         impl #impl_g crate::input::from_node::FromNode for #name #ty_g #where_c {
@@ -283,14 +283,12 @@ fn expand_struct(input: &DeriveInput, c: &Container, fields: &Fields) -> syn::Re
                 use crate::input::from_node as __fnode;
                 const FIELDS: &[&str] = &[#(#all_names),*];
                 #(#slots)*
-                let __index = |__key: &str| match __key {
-                    #(#keys)*
-                    _ => ::core::option::Option::None,
-                };
-                __fnode::fields(node, __index, #deny, FIELDS, &mut |__i, __k, __v| match __i {
-                    #(#arms)*
-                    _ => ::core::result::Result::Ok(()),
-                })?;
+                for (__k, __v) in __fnode::map_entries(node)? {
+                    match __fnode::key_str(__k)? {
+                        #(#arms)*
+                        __other => __fnode::other_field(__k, __other, #deny, FIELDS)?,
+                    }
+                }
                 #build
             }
         }

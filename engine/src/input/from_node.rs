@@ -281,27 +281,6 @@ pub fn set<T: FromNode>(
     Ok(())
 }
 
-/// Walks a struct's mapping: each key `index` knows (name or alias → field index; a `match`,
-/// which compiles to a switch on the length) is given to `field` with its value; another key
-/// is an error when `deny` (listing `names`), else ignored. Shared by every derived struct so
-/// that only the key match and the per-field stores are generated.
-pub fn fields(
-    node: &Node,
-    index: fn(&str) -> Option<usize>,
-    deny: bool,
-    names: &'static [&'static str],
-    field: &mut dyn FnMut(usize, &Node, &Node) -> Result<(), DeError>,
-) -> Result<(), DeError> {
-    for (k, v) in map_entries(node)? {
-        let key = key_str(k)?;
-        match index(key) {
-            Some(i) => field(i, k, v)?,
-            None => other_field(k, key, deny, names)?,
-        }
-    }
-    Ok(())
-}
-
 /// A key no field has: an error listing `fields` when the type denies unknown fields, else
 /// ignored.
 pub fn other_field(
