@@ -1,12 +1,13 @@
 //! Kubernetes label selectors (`metav1.LabelSelector`), shared by placement, staged update
 //! runs and anything else that selects by labels.
 
+use fleet_policy_derive::FromNode;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
 
 /// `metav1.LabelSelector` as written.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, FromNode, Serialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct LabelSelector {
     /// `matchLabels`: each entry is `key In [value]`.
@@ -18,7 +19,7 @@ pub struct LabelSelector {
 }
 
 /// One `matchExpressions` entry as written (the operator is checked by [`LabelSelector::compile`]).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, FromNode, Serialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct LabelSelectorRequirement {
     /// Label key.

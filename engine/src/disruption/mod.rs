@@ -98,7 +98,7 @@ pub fn applies(input: &Input) -> bool {
     input.of_kind("NodePool").next().is_some()
 }
 
-fn decode_all<'a, T: serde::de::DeserializeOwned>(
+fn decode_all<'a, T: crate::input::FromNode>(
     input: &'a Input,
     kind: &'a str,
     diags: &mut Vec<Diagnostic>,

@@ -4,11 +4,11 @@
 //! hide the others, and `kind: List` documents (`kubectl get -o yaml`) are unpacked into
 //! their items.
 
-use super::de::{self, DeError};
+use super::de::DeError;
 use super::diagnostics::{Diagnostic, Severity, Span};
+use super::from_node::FromNode;
 use super::kinds;
 use super::node::{FieldPath, Node, Scalar, Value};
-use serde::de::DeserializeOwned;
 use std::collections::HashMap;
 use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser};
 use yaml_rust2::scanner::{Marker, TScalarStyle};
@@ -96,16 +96,16 @@ impl Document {
         }
     }
 
-    /// Decodes the whole manifest into a typed model (serde, strict: wrong types, missing
-    /// required fields and unknown fields are errors at their line:column).
-    pub fn decode<T: DeserializeOwned>(&self) -> Result<T, Diagnostic> {
-        de::from_node(&self.root).map_err(|e| self.decode_error(e))
+    /// Decodes the whole manifest into a typed model (strict: wrong types, missing required
+    /// fields and unknown fields are errors at their line:column).
+    pub fn decode<T: FromNode>(&self) -> Result<T, Diagnostic> {
+        T::from_node(&self.root).map_err(|e| self.decode_error(e))
     }
 
     /// Decodes one field of the manifest (for example `spec`) into a typed model.
-    pub fn decode_at<T: DeserializeOwned>(&self, path: &FieldPath) -> Result<T, Diagnostic> {
+    pub fn decode_at<T: FromNode>(&self, path: &FieldPath) -> Result<T, Diagnostic> {
         let node = self.root.locate(path);
-        de::from_node(node).map_err(|mut e| {
+        T::from_node(node).map_err(|mut e| {
             let mut full = path.0.clone();
             full.append(&mut e.path.0);
             e.path = FieldPath(full);

@@ -4,10 +4,12 @@ pub mod de;
 pub mod diagnostics;
 pub mod documents;
 pub mod duration;
+pub mod from_node;
 pub mod kinds;
 pub mod node;
 pub mod quantity;
 
 pub use diagnostics::{Diagnostic, Severity, Span};
 pub use documents::{Document, Input, Source};
+pub use from_node::FromNode;
 pub use node::{FieldPath, Node};

@@ -70,6 +70,11 @@ impl Scalar {
             ".nan" | ".NaN" | ".NAN" => return Resolved::Float(f64::NAN),
             _ => {}
         }
+        // Numbers start with a digit, a sign or a dot; most scalars (names, versions with a
+        // letter first) skip the number scans.
+        if !matches!(t.as_bytes().first(), Some(b'0'..=b'9' | b'-' | b'+' | b'.')) {
+            return Resolved::Str(t);
+        }
         if let Some(i) = parse_int(t) {
             return Resolved::Int(i);
         }

@@ -9,6 +9,7 @@
 
 use crate::input::{Diagnostic, Document, FieldPath, Node};
 use crate::selectors::LabelSelector;
+use fleet_policy_derive::FromNode;
 use serde::Deserialize;
 
 /// A value read from the YAML with the path it was found at.
@@ -261,7 +262,7 @@ fn read_budget(
 /// metadata: {name: default}      # the NodePool these nodes belong to
 /// spec: {ready: 17, deleting: 1, notReady: 1}
 /// ```
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct NodeCountsSpec {
     /// Initialized, Ready, not deleting.
@@ -291,7 +292,7 @@ pub struct NodeCountsSpec {
 pub use super::meta::{ObjectMeta as Meta, OwnerReference};
 
 /// A status condition.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, FromNode)]
 #[serde(rename_all = "camelCase")]
 pub struct Condition {
     /// Condition type.
@@ -306,7 +307,7 @@ pub struct Condition {
 }
 
 /// A `karpenter.sh/v1` NodeClaim.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, FromNode)]
 #[serde(rename_all = "camelCase")]
 pub struct NodeClaim {
     /// Metadata.
@@ -321,7 +322,7 @@ pub struct NodeClaim {
 }
 
 /// NodeClaim spec (the parts read).
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, FromNode)]
 #[serde(rename_all = "camelCase")]
 pub struct NodeClaimSpec {
     /// Copied from the NodePool template at launch.
@@ -333,7 +334,7 @@ pub struct NodeClaimSpec {
 }
 
 /// NodeClaim status (the parts read).
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, FromNode)]
 #[serde(rename_all = "camelCase")]
 pub struct NodeClaimStatus {
     /// Name of the Node.
@@ -351,7 +352,7 @@ pub struct NodeClaimStatus {
 }
 
 /// A core/v1 Node.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, FromNode)]
 #[serde(rename_all = "camelCase")]
 pub struct K8sNode {
     /// Metadata.
@@ -366,7 +367,7 @@ pub struct K8sNode {
 }
 
 /// Node spec.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, FromNode)]
 #[serde(rename_all = "camelCase")]
 pub struct NodeSpec {
     /// Provider ID.
@@ -375,7 +376,7 @@ pub struct NodeSpec {
 }
 
 /// Node status.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, FromNode)]
 #[serde(rename_all = "camelCase")]
 pub struct NodeStatus {
     /// Conditions (Ready).
@@ -384,7 +385,7 @@ pub struct NodeStatus {
 }
 
 /// A core/v1 Pod.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, FromNode)]
 #[serde(rename_all = "camelCase")]
 pub struct Pod {
     /// Metadata.
@@ -399,7 +400,7 @@ pub struct Pod {
 }
 
 /// Pod spec (the parts read).
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, FromNode)]
 #[serde(rename_all = "camelCase")]
 pub struct PodSpec {
     /// The node it is bound to.
@@ -414,7 +415,7 @@ pub struct PodSpec {
 }
 
 /// A toleration.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, FromNode)]
 #[serde(rename_all = "camelCase")]
 pub struct Toleration {
     /// Key.
@@ -432,7 +433,7 @@ pub struct Toleration {
 }
 
 /// Pod status (the parts read).
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, FromNode)]
 #[serde(rename_all = "camelCase")]
 pub struct PodStatus {
     /// Phase.
@@ -447,7 +448,7 @@ pub struct PodStatus {
 }
 
 /// A policy/v1 PodDisruptionBudget.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, FromNode)]
 #[serde(rename_all = "camelCase")]
 pub struct PodDisruptionBudget {
     /// Metadata.
@@ -462,7 +463,7 @@ pub struct PodDisruptionBudget {
 }
 
 /// PDB spec.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, FromNode)]
 #[serde(rename_all = "camelCase")]
 pub struct PdbSpec {
     /// Pod selector.
@@ -474,7 +475,7 @@ pub struct PdbSpec {
 }
 
 /// PDB status.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, FromNode)]
 #[serde(rename_all = "camelCase")]
 pub struct PdbStatus {
     /// Evictions the PDB currently allows.

@@ -1,11 +1,12 @@
 //! `metadata` as every manifest has it. Fields the engine does not use (uid, managedFields…)
 //! are accepted and ignored, as `kubectl get -o yaml` output is full of them.
 
+use fleet_policy_derive::FromNode;
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
 /// The parts of `metadata` the engine reads.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, FromNode)]
 #[serde(rename_all = "camelCase")]
 pub struct ObjectMeta {
     /// `metadata.name`.
@@ -32,7 +33,7 @@ pub struct ObjectMeta {
 }
 
 /// One owner reference.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, FromNode)]
 #[serde(rename_all = "camelCase")]
 pub struct OwnerReference {
     /// Owner kind (`DaemonSet`, `Node` for mirror pods, `ReplicaSet`, `StatefulSet`…).

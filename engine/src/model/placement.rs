@@ -8,16 +8,20 @@
 //! behave if the object reached it (placement.md §10), with the rejection reported.
 
 use super::meta::ObjectMeta;
+use crate::input::de::DeError;
+use crate::input::from_node::{self, FromNode};
+use crate::input::node::{Node, Resolved, Value};
 use crate::input::quantity::Quantity;
 use crate::selectors::LabelSelector;
 use chrono::{DateTime, Utc};
 use serde::de::{self, Deserializer, Visitor};
 use serde::Deserialize;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
 
 /// `MemberCluster` (`cluster.kubernetes-fleet.io/v1`, `v1beta1`).
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase")]
 pub struct MemberCluster {
     /// Metadata; `labels` are what label selectors see, `deletionTimestamp` means "left".
@@ -32,7 +36,7 @@ pub struct MemberCluster {
 }
 
 /// `MemberCluster.spec`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MemberClusterSpec {
     /// `identity` (a subject; not read by the scheduler).
@@ -47,7 +51,7 @@ pub struct MemberClusterSpec {
 }
 
 /// A `MemberCluster` taint.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Taint {
     /// Key (required).
@@ -60,7 +64,7 @@ pub struct Taint {
 }
 
 /// `MemberCluster.status`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MemberClusterStatus {
     /// Top-level conditions (not read by the scheduler's eligibility check).
@@ -80,7 +84,7 @@ pub struct MemberClusterStatus {
 }
 
 /// A property value as published by a property provider (a string; parsed when used).
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PropertyValue {
     /// The value, normally a quantity (`"4"`, `"0.060"`); version strings are not.
@@ -91,7 +95,7 @@ pub struct PropertyValue {
 }
 
 /// `status.resourceUsage`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ResourceUsage {
     /// Σ node capacity (`total-<resource>`).
@@ -140,8 +144,28 @@ impl<'de> Deserialize<'de> for QuantityValue {
     }
 }
 
+impl FromNode for QuantityValue {
+    /// As the serde impl: a string or a number (its text as Rust formats it), parsed.
+    fn from_node(node: &Node) -> Result<Self, DeError> {
+        let text = match &node.value {
+            Value::Scalar(s) => match s.resolve() {
+                Resolved::Str(t) => Cow::Borrowed(t),
+                Resolved::Int(i) => Cow::Owned(i.to_string()),
+                Resolved::Float(f) => Cow::Owned(f.to_string()),
+                Resolved::Null | Resolved::Bool(_) => {
+                    return Err(from_node::invalid_type(node, "a quantity"))
+                }
+            },
+            _ => return Err(from_node::invalid_type(node, "a quantity")),
+        };
+        Quantity::parse(&text)
+            .map(QuantityValue)
+            .map_err(|e| from_node::custom_at(node, format!("\"{text}\" is not a quantity: {e}")))
+    }
+}
+
 /// One agent's status (`status.agentStatus[]`).
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AgentStatus {
     /// `MemberAgent`, `MultiClusterServiceAgent`, `ServiceExportImportAgent`.
@@ -156,7 +180,7 @@ pub struct AgentStatus {
 }
 
 /// A `metav1.Condition`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Condition {
     /// Type.
@@ -180,7 +204,7 @@ pub struct Condition {
 
 /// `ClusterResourcePlacement` (`placement.kubernetes-fleet.io/v1`, `v1beta1`) and the
 /// namespaced `ResourcePlacement` (same spec).
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase")]
 pub struct ClusterResourcePlacement {
     /// Metadata.
@@ -196,7 +220,7 @@ pub type ResourcePlacement = ClusterResourcePlacement;
 
 /// The parts of `spec` the scheduler reads (others, such as `resourceSelectors` and
 /// `strategy`, are accepted and ignored).
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase")]
 pub struct PlacementSpec {
     /// `spec.policy`; absent means PickAll with no affinity.
@@ -205,7 +229,7 @@ pub struct PlacementSpec {
 }
 
 /// `spec.policy`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PlacementPolicy {
     /// `PickAll` (default), `PickN` or `PickFixed`.
@@ -229,7 +253,7 @@ pub struct PlacementPolicy {
 }
 
 /// `spec.policy.affinity`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Affinity {
     /// `clusterAffinity`.
@@ -238,7 +262,7 @@ pub struct Affinity {
 }
 
 /// `spec.policy.affinity.clusterAffinity`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ClusterAffinity {
     /// Required terms (ORed).
@@ -250,7 +274,7 @@ pub struct ClusterAffinity {
 }
 
 /// A list of terms, ORed.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ClusterSelector {
     /// The terms.
@@ -259,7 +283,7 @@ pub struct ClusterSelector {
 }
 
 /// A preferred term with its weight.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PreferredClusterSelector {
     /// −100..100.
@@ -269,7 +293,7 @@ pub struct PreferredClusterSelector {
 }
 
 /// `ClusterSelectorTerm`: used by required and preferred affinity.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ClusterSelectorTerm {
     /// Label selector on the MemberCluster's labels.
@@ -289,7 +313,7 @@ pub struct ClusterSelectorTerm {
 }
 
 /// `propertySelector`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PropertySelector {
     /// Expressions, ANDed.
@@ -298,7 +322,7 @@ pub struct PropertySelector {
 }
 
 /// One property expression.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PropertySelectorRequirement {
     /// Property name.
@@ -311,7 +335,7 @@ pub struct PropertySelectorRequirement {
 }
 
 /// `propertySorter`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PropertySorter {
     /// Property name.
@@ -321,7 +345,7 @@ pub struct PropertySorter {
 }
 
 /// A topology spread constraint.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TopologySpreadConstraint {
     /// Default 1, minimum 1.
@@ -336,7 +360,7 @@ pub struct TopologySpreadConstraint {
 }
 
 /// A toleration.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Toleration {
     /// Key; empty with `Exists` tolerates every key.
@@ -354,7 +378,7 @@ pub struct Toleration {
 }
 
 /// `PlacementBinding` (`fleet-policy.dev/v1alpha1`): a binding that exists before the run.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase")]
 pub struct PlacementBinding {
     /// Metadata (`deletionTimestamp` marks a binding being deleted; `namespace` selects a
@@ -366,7 +390,7 @@ pub struct PlacementBinding {
 }
 
 /// `PlacementBinding.spec`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PlacementBindingSpec {
     /// Name of the placement it belongs to; may be omitted when the input has one placement.
@@ -385,7 +409,9 @@ pub struct PlacementBindingSpec {
 }
 
 /// A binding's recorded `clusterDecision.clusterScore`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, fleet_policy_derive::FromNode,
+)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RecordedScore {
     /// Affinity score.

@@ -5,6 +5,9 @@
 //! group [`AZURE_API_VERSION`] with the ARM resource's `properties` as in the REST API / `az
 //! fleet` JSON (rollout.md A.1). KubeFleet objects are the real CRDs (`placement.kubernetes-fleet.io`).
 
+use crate::input::de::DeError;
+use crate::input::from_node::{self, FromNode};
+use crate::input::Node;
 use crate::model::ObjectMeta;
 use crate::rollout::intstr::IntOrString;
 use crate::selectors::LabelSelector;
@@ -19,7 +22,7 @@ pub const AZURE_API_VERSION: &str = "azure.fleet-policy.dev/v1";
 // ---------------------------------------------------------------------------------------------
 
 /// An ARM resource as YAML: `metadata.name` (or ARM's top-level `name`) and `properties`.
-#[derive(Debug, Clone, Deserialize)]
+#[derive(Debug, Clone, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ArmResource<P> {
     /// Our apiVersion.
@@ -63,7 +66,7 @@ impl<P> ArmResource<P> {
 }
 
 /// `fleets/updateRuns` properties.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct UpdateRunProperties {
     /// ARM id of a FleetUpdateStrategy (its last segment names the strategy document).
@@ -84,7 +87,7 @@ pub struct UpdateRunProperties {
 }
 
 /// `UpdateRunStrategy`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct UpdateRunStrategy {
     /// Stages in order.
@@ -93,7 +96,7 @@ pub struct UpdateRunStrategy {
 }
 
 /// One stage of an update strategy.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct UpdateStage {
     /// Stage name.
@@ -113,7 +116,7 @@ pub struct UpdateStage {
 }
 
 /// One update group.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct UpdateGroup {
     /// Group name; equals members' `properties.group`.
@@ -130,7 +133,7 @@ pub struct UpdateGroup {
 }
 
 /// `managedClusterUpdate`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ManagedClusterUpdate {
     /// The upgrade.
@@ -141,7 +144,7 @@ pub struct ManagedClusterUpdate {
 }
 
 /// `managedClusterUpdate.upgrade`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct UpgradeSpec {
     /// `Full`, `ControlPlaneOnly` or `NodeImageOnly`.
@@ -153,7 +156,7 @@ pub struct UpgradeSpec {
 }
 
 /// `nodeImageSelection`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct NodeImageSelectionSpec {
     /// `Latest`, `Consistent` or `Custom`.
@@ -165,7 +168,7 @@ pub struct NodeImageSelectionSpec {
 }
 
 /// One `customNodeImageVersions` entry.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CustomNodeImageVersion {
     /// Full image version (`AKSUbuntu-2204gen2containerd-202405.03.0`).
@@ -173,7 +176,7 @@ pub struct CustomNodeImageVersion {
 }
 
 /// `fleets/updateStrategies` properties.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct FleetUpdateStrategyProperties {
     /// The strategy.
@@ -194,8 +197,27 @@ pub enum GroupField {
     Many(Vec<String>),
 }
 
+impl FromNode for GroupField {
+    /// As serde's untagged form: a string, else a list of strings.
+    fn from_node(node: &Node) -> Result<Self, DeError> {
+        if let Ok(s) = from_node::str_of(node) {
+            return Ok(GroupField::One(s.to_owned()));
+        }
+        if let Some(items) = node.as_seq() {
+            if let Some(v) = items
+                .iter()
+                .map(|n| from_node::str_of(n).ok().map(str::to_owned))
+                .collect::<Option<Vec<String>>>()
+            {
+                return Ok(GroupField::Many(v));
+            }
+        }
+        Err(from_node::no_variant_matches(node, "GroupField"))
+    }
+}
+
 /// `fleets/members` properties.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct FleetMemberProperties {
     /// The AKS cluster's ARM id.
@@ -214,7 +236,7 @@ pub struct FleetMemberProperties {
 
 /// Our extension on FleetMember: the AKS cluster facts an update run depends on (ARM
 /// `managedClusters` field names).
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ManagedClusterFacts {
     /// Control-plane version (`currentKubernetesVersion`).
@@ -237,7 +259,7 @@ pub struct ManagedClusterFacts {
 }
 
 /// A node pool.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AgentPoolProfile {
     /// Pool name.
@@ -255,7 +277,7 @@ pub struct AgentPoolProfile {
 }
 
 /// An AKS maintenance configuration.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MaintenanceConfiguration {
     /// `aksManagedAutoUpgradeSchedule` or `aksManagedNodeOSUpgradeSchedule`.
@@ -265,7 +287,7 @@ pub struct MaintenanceConfiguration {
 }
 
 /// `properties` of a maintenance configuration.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MaintenanceConfigurationProperties {
     /// The window schedule.
@@ -273,7 +295,9 @@ pub struct MaintenanceConfigurationProperties {
 }
 
 /// `maintenanceWindow` (AKS planned maintenance).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Deserialize)]
+#[derive(
+    Debug, Clone, Default, PartialEq, Eq, Hash, Deserialize, fleet_policy_derive::FromNode,
+)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MaintenanceWindow {
     /// Recurrence.
@@ -297,7 +321,9 @@ pub struct MaintenanceWindow {
 }
 
 /// A `{start, end}` date range.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Deserialize)]
+#[derive(
+    Debug, Clone, Default, PartialEq, Eq, Hash, Deserialize, fleet_policy_derive::FromNode,
+)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct DateSpan {
     /// First date.
@@ -307,7 +333,9 @@ pub struct DateSpan {
 }
 
 /// `schedule`: exactly one recurrence.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Deserialize)]
+#[derive(
+    Debug, Clone, Default, PartialEq, Eq, Hash, Deserialize, fleet_policy_derive::FromNode,
+)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Schedule {
     /// Every N days.
@@ -325,7 +353,9 @@ pub struct Schedule {
 }
 
 /// `daily`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Deserialize)]
+#[derive(
+    Debug, Clone, Default, PartialEq, Eq, Hash, Deserialize, fleet_policy_derive::FromNode,
+)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct DailySchedule {
     /// Interval in days.
@@ -333,7 +363,9 @@ pub struct DailySchedule {
 }
 
 /// `weekly`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Deserialize)]
+#[derive(
+    Debug, Clone, Default, PartialEq, Eq, Hash, Deserialize, fleet_policy_derive::FromNode,
+)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct WeeklySchedule {
     /// Interval in weeks.
@@ -343,7 +375,9 @@ pub struct WeeklySchedule {
 }
 
 /// `absoluteMonthly`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Deserialize)]
+#[derive(
+    Debug, Clone, Default, PartialEq, Eq, Hash, Deserialize, fleet_policy_derive::FromNode,
+)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AbsoluteMonthlySchedule {
     /// Interval in months.
@@ -353,7 +387,9 @@ pub struct AbsoluteMonthlySchedule {
 }
 
 /// `relativeMonthly`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, Deserialize)]
+#[derive(
+    Debug, Clone, Default, PartialEq, Eq, Hash, Deserialize, fleet_policy_derive::FromNode,
+)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RelativeMonthlySchedule {
     /// Interval in months.
@@ -365,7 +401,7 @@ pub struct RelativeMonthlySchedule {
 }
 
 /// One concrete window occurrence (RFC 3339).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ConcreteWindow {
     /// Opens.
@@ -379,7 +415,7 @@ pub struct ConcreteWindow {
 }
 
 /// `fleets/autoUpgradeProfiles` properties.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AutoUpgradeProfileProperties {
     /// `Stable`, `Rapid` or `NodeImage`.
@@ -403,7 +439,7 @@ pub struct AutoUpgradeProfileProperties {
 
 /// Our kind `AvailableVersions`: what `az aks get-versions` / the node image catalogue say is
 /// available, for channel targets and node image selection.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AvailableVersionsProperties {
     /// GA Kubernetes versions.
@@ -422,7 +458,7 @@ pub struct AvailableVersionsProperties {
 // ---------------------------------------------------------------------------------------------
 
 /// `ClusterStagedUpdateStrategy.spec`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StagedUpdateStrategySpec {
     /// Stages in order.
@@ -431,7 +467,7 @@ pub struct StagedUpdateStrategySpec {
 }
 
 /// One stage of a staged strategy.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StageConfig {
     /// Stage name (`^[a-z0-9]+$`, ≤ 63).
@@ -454,7 +490,7 @@ pub struct StageConfig {
 }
 
 /// A before/after-stage task.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StageTask {
     /// `Approval` or `TimedWait`.
@@ -466,7 +502,7 @@ pub struct StageTask {
 }
 
 /// `ClusterStagedUpdateRun.spec`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StagedUpdateRunSpec {
     /// The ClusterResourcePlacement.
@@ -485,7 +521,7 @@ pub struct StagedUpdateRunSpec {
 
 /// The rollout-related parts of `ClusterResourcePlacement.spec` (other fields belong to the
 /// placement engine and are not read here).
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase")]
 pub struct PlacementRolloutSpec {
     /// Scheduling policy (nil: PickAll).
@@ -500,7 +536,7 @@ pub struct PlacementRolloutSpec {
 }
 
 /// The policy parts the rollout needs.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase")]
 pub struct PlacementPolicyView {
     /// PickAll / PickN / PickFixed.
@@ -515,7 +551,7 @@ pub struct PlacementPolicyView {
 }
 
 /// `spec.strategy`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RolloutStrategy {
     /// `RollingUpdate` (default) or `External`.
@@ -533,7 +569,7 @@ pub struct RolloutStrategy {
 }
 
 /// `spec.strategy.rollingUpdate`.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RollingUpdateSpec {
     /// Default 25%.
@@ -548,7 +584,7 @@ pub struct RollingUpdateSpec {
 }
 
 /// The parts of a `ClusterResourceBinding` the rollout reads.
-#[derive(Debug, Clone, Default, Deserialize)]
+#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase")]
 pub struct BindingSpecView {
     /// `Scheduled`, `Bound` or `Unscheduled`.

@@ -1,6 +1,9 @@
 //! Kubernetes `IntOrString` values (`maxUnavailable: 25%`, `maxConcurrency: 3`) and the
 //! apimachinery scaling function both KubeFleet controllers use.
 
+use crate::input::de::DeError;
+use crate::input::from_node::{self, FromNode};
+use crate::input::node::{Node, Resolved, Value};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -12,6 +15,20 @@ pub enum IntOrString {
     Int(i64),
     /// A string, normally a percentage such as `"25%"`.
     String(String),
+}
+
+impl FromNode for IntOrString {
+    /// As serde's untagged form: an integer, else a string.
+    fn from_node(node: &Node) -> Result<Self, DeError> {
+        match node.value {
+            Value::Scalar(ref s) => match s.resolve() {
+                Resolved::Int(i) => Ok(IntOrString::Int(i)),
+                Resolved::Str(t) => Ok(IntOrString::String(t.to_owned())),
+                _ => Err(from_node::no_variant_matches(node, "IntOrString")),
+            },
+            _ => Err(from_node::no_variant_matches(node, "IntOrString")),
+        }
+    }
 }
 
 impl fmt::Display for IntOrString {

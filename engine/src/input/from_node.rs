@@ -1,0 +1,385 @@
+//! [`FromNode`]: decoding [`Node`] trees into the model types without serde's visitors.
+//!
+//! The model types derive it (`#[derive(FromNode)]` from `fleet-policy-derive`, reading the
+//! same `#[serde(...)]` attributes). Typing rules, messages, field paths and line:column are
+//! those of the serde deserializer in [`super::de`]: the shared error texts (unknown/missing/
+//! duplicate field, unknown variant, invalid type) are serde's own `de::Error` constructors.
+//! It exists for size and speed: serde monomorphises a field enum, a visitor and a
+//! `visit_map`/`visit_seq` per type and deserializer, and buffers untagged enums; here the
+//! per-type code is one string match per field, and everything shared is in the non-generic
+//! functions below.
+
+use super::de::DeError;
+use super::node::{FieldPath, Node, PathSeg, Resolved, Value};
+use chrono::{DateTime, FixedOffset, Utc};
+use serde::de::{Error as _, Unexpected};
+use std::collections::BTreeMap;
+
+/// A type decodable from a YAML [`Node`].
+pub trait FromNode: Sized {
+    /// Decodes `node`. Errors carry the path relative to `node` and, where serde's path gives
+    /// one, the line:column.
+    fn from_node(node: &Node) -> Result<Self, DeError>;
+
+    /// The value of an absent struct field without `#[serde(default)]`: `None` makes it a
+    /// "missing field" error; `Option` answers `Some(None)` (serde's implicit `None`).
+    fn absent() -> Option<Self> {
+        None
+    }
+}
+
+/// "expected X, found Y" at the node.
+#[cold]
+pub(crate) fn mismatch(node: &Node, expected: &str) -> DeError {
+    DeError {
+        path: FieldPath::root(),
+        span: Some(node.span),
+        message: format!("expected {expected}, found {}", super::de::describe(node)),
+    }
+}
+
+/// A custom (serde `Error::custom`) error at the node.
+#[cold]
+pub fn custom_at(node: &Node, msg: impl std::fmt::Display) -> DeError {
+    DeError::custom(msg).at(node.span)
+}
+
+/// The resolved scalar of a node, `None` for collections and `Value::Null`.
+fn resolved(node: &Node) -> Option<Resolved<'_>> {
+    match &node.value {
+        Value::Scalar(s) => Some(s.resolve()),
+        _ => None,
+    }
+}
+
+/// The string of a node that must be a string ("expected a string" otherwise).
+pub fn str_of(node: &Node) -> Result<&str, DeError> {
+    match &node.value {
+        // Quoted scalars are strings whatever they look like: skip the typing rules.
+        Value::Scalar(s) if !s.plain => Ok(&s.text),
+        Value::Scalar(s) => match s.resolve() {
+            Resolved::Str(t) => Ok(t),
+            _ => Err(mismatch(node, "a string")),
+        },
+        _ => Err(mismatch(node, "a string")),
+    }
+}
+
+impl FromNode for String {
+    fn from_node(node: &Node) -> Result<Self, DeError> {
+        str_of(node).map(str::to_owned)
+    }
+}
+
+impl FromNode for bool {
+    fn from_node(node: &Node) -> Result<Self, DeError> {
+        match resolved(node) {
+            Some(Resolved::Bool(b)) => Ok(b),
+            _ => Err(mismatch(node, "a boolean")),
+        }
+    }
+}
+
+/// The integer of a node, in range for the type described by `what`.
+fn int_in<T: TryFrom<i64>>(node: &Node, what: &str) -> Result<T, DeError> {
+    let i = match resolved(node) {
+        Some(Resolved::Int(i)) => i,
+        _ => return Err(mismatch(node, what)),
+    };
+    T::try_from(i).map_err(|_| out_of_range(node, i, what))
+}
+
+#[cold]
+fn out_of_range(node: &Node, i: i64, what: &str) -> DeError {
+    DeError {
+        path: FieldPath::root(),
+        span: Some(node.span),
+        message: format!("{i} is out of range for {what}"),
+    }
+}
+
+macro_rules! from_node_int {
+    ($t:ty, $what:expr) => {
+        impl FromNode for $t {
+            fn from_node(node: &Node) -> Result<Self, DeError> {
+                int_in(node, $what)
+            }
+        }
+    };
+}
+
+from_node_int!(i8, "an 8-bit integer");
+from_node_int!(i16, "a 16-bit integer");
+from_node_int!(i32, "a 32-bit integer");
+from_node_int!(i64, "an integer");
+from_node_int!(u8, "an unsigned 8-bit integer");
+from_node_int!(u16, "an unsigned 16-bit integer");
+from_node_int!(u32, "an unsigned 32-bit integer");
+from_node_int!(u64, "an unsigned integer");
+
+impl FromNode for f64 {
+    fn from_node(node: &Node) -> Result<Self, DeError> {
+        match resolved(node) {
+            Some(Resolved::Int(i)) => Ok(i as f64),
+            Some(Resolved::Float(f)) => Ok(f),
+            _ => Err(mismatch(node, "a number")),
+        }
+    }
+}
+
+impl<T: FromNode> FromNode for Option<T> {
+    fn from_node(node: &Node) -> Result<Self, DeError> {
+        if node.is_null() {
+            Ok(None)
+        } else {
+            T::from_node(node).map(Some)
+        }
+    }
+
+    fn absent() -> Option<Self> {
+        Some(None)
+    }
+}
+
+/// The items of a list node; null is the empty list (as Kubernetes treats it).
+pub fn seq_items(node: &Node) -> Result<&[Node], DeError> {
+    match &node.value {
+        Value::Seq(items) => Ok(items),
+        Value::Null => Ok(&[]),
+        _ => Err(mismatch(node, "a list")),
+    }
+}
+
+/// Places an error of item `i` under its index (and at the item when it has no position).
+#[cold]
+pub fn in_item(e: DeError, item: &Node, i: usize) -> DeError {
+    e.at(item.span).under(PathSeg::Index(i))
+}
+
+impl<T: FromNode> FromNode for Vec<T> {
+    fn from_node(node: &Node) -> Result<Self, DeError> {
+        let items = seq_items(node)?;
+        let mut out = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            out.push(T::from_node(item).map_err(|e| in_item(e, item, i))?);
+        }
+        Ok(out)
+    }
+}
+
+/// The entries of a mapping node; null is the empty mapping.
+pub fn map_entries(node: &Node) -> Result<&[(Node, Node)], DeError> {
+    match &node.value {
+        Value::Map(entries) => Ok(entries),
+        Value::Null => Ok(&[]),
+        _ => Err(mismatch(node, "an object")),
+    }
+}
+
+/// A mapping key as a string: keys are strings whatever they look like (`1: x` has key "1"),
+/// a null key is "" and a collection key is an error at the key.
+pub fn key_str(k: &Node) -> Result<&str, DeError> {
+    match &k.value {
+        Value::Scalar(s) => Ok(&s.text),
+        Value::Null => Ok(""),
+        _ => Err(bad_key(k)),
+    }
+}
+
+#[cold]
+fn bad_key(k: &Node) -> DeError {
+    DeError {
+        path: FieldPath::root(),
+        span: Some(k.span),
+        message: format!("expected a string key, found {}", super::de::describe(k)),
+    }
+    .under(key_seg(k))
+}
+
+/// The path segment of a mapping key, made only on the error path.
+fn key_seg(k: &Node) -> PathSeg {
+    PathSeg::Key(k.as_scalar().unwrap_or("").to_string())
+}
+
+/// Places an error of the value under key `k` (and at the value when it has no position).
+#[cold]
+pub fn in_entry(e: DeError, k: &Node, v: &Node) -> DeError {
+    e.at(v.span).under(key_seg(k))
+}
+
+/// Decodes the value of one mapping entry, errors placed under its key.
+pub fn entry<T: FromNode>(k: &Node, v: &Node) -> Result<T, DeError> {
+    T::from_node(v).map_err(|e| in_entry(e, k, v))
+}
+
+impl<T: FromNode> FromNode for BTreeMap<String, T> {
+    fn from_node(node: &Node) -> Result<Self, DeError> {
+        let mut out = BTreeMap::new();
+        for (k, v) in map_entries(node)? {
+            let key = key_str(k)?;
+            out.insert(key.to_owned(), entry(k, v)?);
+        }
+        Ok(out)
+    }
+}
+
+impl FromNode for DateTime<Utc> {
+    /// RFC 3339, as chrono's serde impl reads it (its parse error text).
+    fn from_node(node: &Node) -> Result<Self, DeError> {
+        str_of(node)?
+            .parse::<DateTime<FixedOffset>>()
+            .map(|t| t.with_timezone(&Utc))
+            .map_err(|e| custom_at(node, e))
+    }
+}
+
+impl FromNode for serde_json::Value {
+    /// Any value, typed as [`Node::to_json`] does except that a non-finite float is `null`
+    /// (serde_json's `Value` from `f64`), and with the key errors of the serde path.
+    fn from_node(node: &Node) -> Result<Self, DeError> {
+        use serde_json::Value as J;
+        Ok(match &node.value {
+            Value::Null => J::Null,
+            Value::Scalar(s) => match s.resolve() {
+                Resolved::Null => J::Null,
+                Resolved::Bool(b) => J::Bool(b),
+                Resolved::Int(i) => J::from(i),
+                Resolved::Float(f) => serde_json::Number::from_f64(f).map_or(J::Null, J::Number),
+                Resolved::Str(t) => J::String(t.to_owned()),
+            },
+            Value::Seq(_) => J::Array(Vec::from_node(node)?),
+            Value::Map(entries) => {
+                let mut m = serde_json::Map::new();
+                for (k, v) in entries {
+                    let key = key_str(k)?;
+                    m.insert(key.to_owned(), entry(k, v)?);
+                }
+                J::Object(m)
+            }
+        })
+    }
+}
+
+/// The error of a struct given the same field twice (under two of its aliases).
+#[cold]
+pub fn duplicate_field(map: &Node, name: &'static str) -> DeError {
+    DeError::duplicate_field(name).at(map.span)
+}
+
+/// Decodes a struct field's value into its slot; a second value is a duplicate-field error.
+pub fn set<T: FromNode>(
+    slot: &mut Option<T>,
+    map: &Node,
+    name: &'static str,
+    k: &Node,
+    v: &Node,
+) -> Result<(), DeError> {
+    if slot.is_some() {
+        return Err(duplicate_field(map, name));
+    }
+    *slot = Some(entry(k, v)?);
+    Ok(())
+}
+
+/// A key no field has: an error listing `fields` when the type denies unknown fields, else
+/// ignored.
+pub fn other_field(
+    k: &Node,
+    key: &str,
+    deny: bool,
+    fields: &'static [&'static str],
+) -> Result<(), DeError> {
+    if deny {
+        Err(unknown_field(k, key, fields))
+    } else {
+        Ok(())
+    }
+}
+
+#[cold]
+fn unknown_field(k: &Node, key: &str, fields: &'static [&'static str]) -> DeError {
+    DeError::unknown_field(key, fields)
+        .at(k.span)
+        .under(key_seg(k))
+}
+
+/// A required field's value: the decoded one, else the type's [`FromNode::absent`], else a
+/// missing-field error at the mapping.
+pub fn required<T: FromNode>(
+    slot: Option<T>,
+    map: &Node,
+    name: &'static str,
+) -> Result<T, DeError> {
+    match slot {
+        Some(v) => Ok(v),
+        None => T::absent().ok_or_else(|| missing_field(map, name)),
+    }
+}
+
+/// The first of the errors of a struct's required fields (one of them is an error).
+#[cold]
+pub fn first_error(errors: &mut [Option<DeError>]) -> DeError {
+    errors
+        .iter_mut()
+        .find_map(Option::take)
+        .unwrap_or_else(|| DeError::custom("missing field"))
+}
+
+#[cold]
+fn missing_field(map: &Node, name: &'static str) -> DeError {
+    DeError::missing_field(name).at(map.span)
+}
+
+/// The variant name of a unit-variant enum: a string, or the key of a one-entry mapping (as
+/// serde's externally tagged form reads it).
+pub fn variant_tag(node: &Node) -> Result<&str, DeError> {
+    match &node.value {
+        Value::Map(entries) if entries.len() == 1 => Ok(entries
+            .first()
+            .and_then(|(k, _)| k.as_scalar())
+            .unwrap_or("")),
+        _ => str_of(node),
+    }
+}
+
+/// An enum given a name none of its variants has.
+#[cold]
+pub fn unknown_variant(node: &Node, tag: &str, variants: &'static [&'static str]) -> DeError {
+    DeError::unknown_variant(tag, variants).at(node.span)
+}
+
+/// "invalid type: …, expected {expected}" for a node a `deserialize_any`-based visitor does
+/// not accept (serde's default visitor methods), at the node.
+#[cold]
+pub fn invalid_type(node: &Node, expected: &'static str) -> DeError {
+    let unexpected = match &node.value {
+        Value::Null => Unexpected::Unit,
+        Value::Seq(_) => Unexpected::Seq,
+        Value::Map(_) => Unexpected::Map,
+        Value::Scalar(s) => match s.resolve() {
+            Resolved::Null => Unexpected::Unit,
+            Resolved::Bool(b) => Unexpected::Bool(b),
+            Resolved::Int(i) => Unexpected::Signed(i),
+            Resolved::Float(f) => Unexpected::Float(f),
+            Resolved::Str(t) => Unexpected::Str(t),
+        },
+    };
+    DeError::invalid_type(unexpected, &expected).at(node.span)
+}
+
+/// The error of an untagged enum no variant of which matches `node`. serde buffers the value
+/// first, and that can fail on its own (a collection used as a mapping key); that error wins.
+#[cold]
+pub fn no_variant_matches(node: &Node, name: &str) -> DeError {
+    match serde_json::Value::from_node(node) {
+        Err(e) => e,
+        Ok(_) => DeError::custom(format!(
+            "data did not match any variant of untagged enum {name}"
+        )),
+    }
+}
+
+/// Decodes a whole node, errors relative to it.
+pub fn decode<T: FromNode>(node: &Node) -> Result<T, DeError> {
+    T::from_node(node)
+}
