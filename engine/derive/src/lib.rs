@@ -50,8 +50,11 @@ fn unsupported(span: Span, what: &str) -> syn::Error {
     )
 }
 
-fn container_attrs(attrs: &[syn::Attribute]) -> syn::Result<Container> {
-    let mut c = Container::default();
+/// Calls `f` with the name and value of every item in the `#[serde(...)]` attributes.
+fn each_serde_meta(
+    attrs: &[syn::Attribute],
+    mut f: impl FnMut(&str, syn::meta::ParseNestedMeta) -> syn::Result<()>,
+) -> syn::Result<()> {
     for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
         attr.parse_nested_meta(|meta| {
             let name = meta
@@ -59,60 +62,61 @@ fn container_attrs(attrs: &[syn::Attribute]) -> syn::Result<Container> {
                 .get_ident()
                 .map(ToString::to_string)
                 .unwrap_or_default();
-            match name.as_str() {
-                "rename_all" => {
-                    let lit: LitStr = meta.value()?.parse()?;
-                    c.rename_all = Some((lit.value(), lit.span()));
-                }
-                "deny_unknown_fields" => c.deny_unknown_fields = true,
-                // Serialisation only.
-                "into" | "rename_all_fields" | "bound" | "expecting" => {
-                    let _: LitStr = meta.value()?.parse()?;
-                }
-                other => return Err(unsupported(meta.path.span(), other)),
-            }
-            Ok(())
+            f(&name, meta)
         })?;
     }
+    Ok(())
+}
+
+fn container_attrs(attrs: &[syn::Attribute]) -> syn::Result<Container> {
+    let mut c = Container::default();
+    each_serde_meta(attrs, |name, meta| {
+        match name {
+            "rename_all" => {
+                let lit: LitStr = meta.value()?.parse()?;
+                c.rename_all = Some((lit.value(), lit.span()));
+            }
+            "deny_unknown_fields" => c.deny_unknown_fields = true,
+            // Serialisation only.
+            "into" | "rename_all_fields" | "bound" | "expecting" => {
+                let _: LitStr = meta.value()?.parse()?;
+            }
+            other => return Err(unsupported(meta.path.span(), other)),
+        }
+        Ok(())
+    })?;
     Ok(c)
 }
 
 fn member_attrs(attrs: &[syn::Attribute]) -> syn::Result<Member> {
     let mut m = Member::default();
-    for attr in attrs.iter().filter(|a| a.path().is_ident("serde")) {
-        attr.parse_nested_meta(|meta| {
-            let name = meta
-                .path
-                .get_ident()
-                .map(ToString::to_string)
-                .unwrap_or_default();
-            match name.as_str() {
-                "rename" => {
-                    let lit: LitStr = meta.value()?.parse()?;
-                    m.rename = Some(lit.value());
-                }
-                "alias" => {
-                    let lit: LitStr = meta.value()?.parse()?;
-                    m.aliases.push(lit.value());
-                }
-                "default" => {
-                    if meta.input.peek(syn::Token![=]) {
-                        let lit: LitStr = meta.value()?.parse()?;
-                        m.default = Some(Some(lit.parse()?));
-                    } else {
-                        m.default = Some(None);
-                    }
-                }
-                // Serialisation only.
-                "skip_serializing_if" | "serialize_with" => {
-                    let _: LitStr = meta.value()?.parse()?;
-                }
-                "skip_serializing" => {}
-                other => return Err(unsupported(meta.path.span(), other)),
+    each_serde_meta(attrs, |name, meta| {
+        match name {
+            "rename" => {
+                let lit: LitStr = meta.value()?.parse()?;
+                m.rename = Some(lit.value());
             }
-            Ok(())
-        })?;
-    }
+            "alias" => {
+                let lit: LitStr = meta.value()?.parse()?;
+                m.aliases.push(lit.value());
+            }
+            "default" => {
+                if meta.input.peek(syn::Token![=]) {
+                    let lit: LitStr = meta.value()?.parse()?;
+                    m.default = Some(Some(lit.parse()?));
+                } else {
+                    m.default = Some(None);
+                }
+            }
+            // Serialisation only.
+            "skip_serializing_if" | "serialize_with" => {
+                let _: LitStr = meta.value()?.parse()?;
+            }
+            "skip_serializing" => {}
+            other => return Err(unsupported(meta.path.span(), other)),
+        }
+        Ok(())
+    })?;
     Ok(m)
 }
 

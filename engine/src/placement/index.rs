@@ -389,13 +389,7 @@ impl FleetIndex {
         if let Some(Some(col)) = self.label_columns.get(key as usize) {
             return col.get(i).copied().filter(|&v| v != NONE);
         }
-        let from = *self.label_start.get(i)? as usize;
-        let to = *self.label_start.get(i + 1)? as usize;
-        self.label_pairs
-            .get(from..to)?
-            .iter()
-            .find(|p| p.0 == key)
-            .map(|p| p.1)
+        row_lookup(&self.label_start, &self.label_pairs, i, key)
     }
 
     /// Id of a property, if some cluster publishes it.
@@ -417,13 +411,7 @@ impl FleetIndex {
         if let Some(Some(col)) = self.cell_columns.get(id as usize) {
             return col.get(i).copied().filter(|c| c.rank != NONE);
         }
-        let from = *self.cell_start.get(i)? as usize;
-        let to = *self.cell_start.get(i + 1)? as usize;
-        self.cells
-            .get(from..to)?
-            .iter()
-            .find(|c| c.0 == id)
-            .map(|c| c.1)
+        row_lookup(&self.cell_start, &self.cells, i, id)
     }
 
     /// Where `q` falls among the values of property `id`.
@@ -463,6 +451,14 @@ impl FleetIndex {
     pub fn tainted(&self, i: usize) -> bool {
         self.flags.get(i).is_some_and(|f| f & TAINTED != 0)
     }
+}
+
+/// The value for `id` in cluster `i`'s row of a sparse (row start, pairs) table.
+#[inline]
+fn row_lookup<T: Copy>(start: &[u32], pairs: &[(u32, T)], i: usize, id: u32) -> Option<T> {
+    let from = *start.get(i)? as usize;
+    let to = *start.get(i + 1)? as usize;
+    pairs.get(from..to)?.iter().find(|p| p.0 == id).map(|p| p.1)
 }
 
 #[cfg(test)]
