@@ -15,6 +15,39 @@ use std::hint::black_box;
 
 fn bench(c: &mut Criterion) {
     let opts = options();
+    if let Some(dir) = std::env::var_os("PLACEMENT_DUMP") {
+        // The bench's inputs as files, to diff the CLI's output before and after a change.
+        let dir = std::path::PathBuf::from(dir);
+        for n in [1_000usize, 10_000] {
+            for (label, policy) in [("pick-n", pick_n_yaml()), ("pick-all", pick_all_yaml())] {
+                let path = dir.join(format!("{label}-{n}.yaml"));
+                if let Err(e) = std::fs::write(&path, fleet_yaml(n) + &policy) {
+                    eprintln!("{}: {e}", path.display());
+                }
+            }
+        }
+        return;
+    }
+    if let Some(runs) = std::env::var("PLACEMENT_EVAL_RUNS")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+    {
+        // `evaluate` alone, `runs` times, for valgrind (dhat, callgrind): the difference
+        // between two run counts is the per-call cost, without criterion around it.
+        let label = std::env::var("PLACEMENT_EVAL_POLICY").unwrap_or_default();
+        let policy = if label == "pick-n" {
+            pick_n_yaml()
+        } else {
+            pick_all_yaml()
+        };
+        let text = fleet_yaml(10_000) + &policy;
+        let input = Input::parse(&[Source::new("fleet.yaml", text.as_str())]);
+        let prepared = placement::prepare(&input, &opts);
+        for _ in 0..runs {
+            black_box(placement::evaluate(black_box(&prepared)));
+        }
+        return;
+    }
     {
         // Where parse time goes, once, for the report.
         let text = fleet_yaml(10_000) + &pick_n_yaml();

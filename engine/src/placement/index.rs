@@ -111,6 +111,9 @@ pub struct FleetIndex {
     taint_ids: Vec<u32>,
     /// Distinct taints by id (shared with the reasons that quote them).
     taints: Vec<Arc<Taint>>,
+    /// The same taints' key, value and effect, shared with the explanations that quote them
+    /// (a filtered cluster then copies no string).
+    taint_parts: Vec<[Arc<str>; 3]>,
 }
 
 fn intern(map: &mut HashMap<String, u32>, s: &str) -> u32 {
@@ -186,6 +189,11 @@ impl FleetIndex {
                 let key = (t.key.as_str(), t.value.as_str(), t.effect.as_str());
                 let id = *taint_id.entry(key).or_insert_with(|| {
                     ix.taints.push(Arc::new(t.clone()));
+                    ix.taint_parts.push([
+                        Arc::from(t.key.as_str()),
+                        Arc::from(t.value.as_str()),
+                        Arc::from(t.effect.as_str()),
+                    ]);
                     ix.taints.len() as u32 - 1
                 });
                 ix.taint_ids.push(id);
@@ -438,6 +446,11 @@ impl FleetIndex {
     /// The fleet's distinct taints (ids are positions).
     pub fn distinct_taints(&self) -> &[Arc<Taint>] {
         &self.taints
+    }
+
+    /// Key, value and effect of the distinct taint `id`.
+    pub fn taint_parts(&self, id: u32) -> Option<&[Arc<str>; 3]> {
+        self.taint_parts.get(id as usize)
     }
 
     /// Cluster `i`'s taint ids, in list order.

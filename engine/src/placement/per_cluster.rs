@@ -5,26 +5,24 @@
 use super::report::{Decision, PlacementResult};
 use super::schedule::PlacementType;
 use super::status::ReasonText;
-use serde::Serialize;
-use std::sync::Arc;
+use serde::{Serialize, Serializer};
 
-/// One `perClusterPlacementStatuses[]` entry.
+/// One `perClusterPlacementStatuses[]` entry, a view of a decision.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct PerClusterPlacementStatus {
+pub struct PerClusterPlacementStatus<'a> {
     /// The selected cluster; absent on the entries that stand for clusters the policy wanted
     /// but could not get (`ScheduleFailed`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub cluster_name: Option<Arc<str>>,
-    /// The `Scheduled` condition (an array in the API; one entry here, held inline so a
-    /// PickAll over thousands of clusters does not allocate a list per cluster).
-    pub conditions: [ScheduledCondition; 1],
+    pub cluster_name: Option<&'a str>,
+    /// The `Scheduled` condition (an array in the API; one entry here).
+    pub conditions: [ScheduledCondition<'a>; 1],
 }
 
 /// The `Scheduled` condition of an entry.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ScheduledCondition {
+pub struct ScheduledCondition<'a> {
     /// Always `Scheduled`.
     #[serde(rename = "type")]
     pub type_: &'static str,
@@ -32,64 +30,94 @@ pub struct ScheduledCondition {
     pub status: &'static str,
     /// `Scheduled` or `ScheduleFailed`.
     pub reason: &'static str,
-    /// The decision's reason text (written when read or serialised, like the decision's).
-    pub message: ReasonText,
+    /// The decision's reason text.
+    pub message: &'a ReasonText,
 }
 
-/// The entries for a scheduled placement: every selected decision (`Scheduled=True`), then,
-/// for PickN and PickFixed, one `ScheduleFailed` entry per missing cluster (`wanted` minus
-/// the selected count), taken from the first unselected decisions and capped at their number.
-/// PickAll adds none. `wanted` is `numberOfClusters` (PickN) or the `clusterNames` count
-/// (PickFixed).
-pub fn statuses(
-    placement_type: PlacementType,
-    wanted: usize,
-    decisions: &[Decision],
-) -> Vec<PerClusterPlacementStatus> {
-    let count = decisions.iter().filter(|d| d.selected).count();
-    let failed = match placement_type {
-        PlacementType::PickAll => 0,
-        PlacementType::PickN | PlacementType::PickFixed => wanted.saturating_sub(count),
-    };
-    // Sized once: a PickAll over thousands of clusters would otherwise regrow (and copy) it.
-    let mut out = Vec::with_capacity(count + failed.min(decisions.len().saturating_sub(count)));
-    out.extend(
-        decisions
+/// Which of a result's decisions its `perClusterPlacementStatuses` show: every selected
+/// decision (`Scheduled=True`), then, for PickN and PickFixed, one `ScheduleFailed` entry per
+/// missing cluster, taken from the first unselected decisions. Every entry is a decision's
+/// name and reason under a fixed condition, so the entries are not stored but read from the
+/// decisions ([`PlacementResult::per_cluster_placement_statuses`]) and written when the
+/// result is serialised: a PickAll over thousands of clusters holds one list, not two.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct PerClusterStatuses {
+    /// Whether the scheduler wrote a status (not when the cycle aborted).
+    written: bool,
+    /// `ScheduleFailed` entries: `wanted` minus the selected count, capped at the number of
+    /// unselected decisions.
+    failed: usize,
+}
+
+impl PerClusterStatuses {
+    /// The statuses for a scheduled placement's decisions. PickAll adds no `ScheduleFailed`
+    /// entry; `wanted` is `numberOfClusters` (PickN) or the `clusterNames` count (PickFixed).
+    pub fn new(placement_type: PlacementType, wanted: usize, decisions: &[Decision]) -> Self {
+        let count = decisions.iter().filter(|d| d.selected).count();
+        let failed = match placement_type {
+            PlacementType::PickAll => 0,
+            PlacementType::PickN | PlacementType::PickFixed => wanted.saturating_sub(count),
+        };
+        PerClusterStatuses {
+            written: true,
+            failed: failed.min(decisions.len().saturating_sub(count)),
+        }
+    }
+
+    /// The entries, as views of `decisions` (the ones [`Self::new`] was given).
+    pub fn entries(
+        self,
+        decisions: &[Decision],
+    ) -> impl Iterator<Item = PerClusterPlacementStatus<'_>> + Clone {
+        let decisions = if self.written { decisions } else { &[] };
+        let selected = decisions
             .iter()
             .filter(|d| d.selected)
-            .map(|d| PerClusterPlacementStatus {
-                cluster_name: Some(d.cluster_name.clone()),
-                conditions: [ScheduledCondition {
-                    type_: "Scheduled",
-                    status: "True",
-                    reason: "Scheduled",
-                    message: d.reason.clone(),
-                }],
-            }),
-    );
-    out.extend(
-        decisions
+            .map(|d| entry(Some(&d.cluster_name), "True", "Scheduled", &d.reason));
+        let failed = decisions
             .iter()
             .filter(|d| !d.selected)
-            .take(failed)
-            .map(|d| PerClusterPlacementStatus {
-                cluster_name: None,
-                conditions: [ScheduledCondition {
-                    type_: "Scheduled",
-                    status: "False",
-                    reason: "ScheduleFailed",
-                    message: d.reason.clone(),
-                }],
-            }),
-    );
-    out
+            .take(self.failed)
+            .map(|d| entry(None, "False", "ScheduleFailed", &d.reason));
+        selected.chain(failed)
+    }
+
+    /// The entries as a serialisable list.
+    pub(super) fn view(self, decisions: &[Decision]) -> impl Serialize + '_ {
+        View(self, decisions)
+    }
 }
 
-/// Fills [`PlacementResult::per_cluster_placement_statuses`] unless the cycle aborted (then
-/// nothing is written, as the scheduler writes no status).
+fn entry<'a>(
+    cluster_name: Option<&'a str>,
+    status: &'static str,
+    reason: &'static str,
+    message: &'a ReasonText,
+) -> PerClusterPlacementStatus<'a> {
+    PerClusterPlacementStatus {
+        cluster_name,
+        conditions: [ScheduledCondition {
+            type_: "Scheduled",
+            status,
+            reason,
+            message,
+        }],
+    }
+}
+
+struct View<'a>(PerClusterStatuses, &'a [Decision]);
+
+impl Serialize for View<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.entries(self.1))
+    }
+}
+
+/// Sets [`PlacementResult::per_cluster`] unless the cycle aborted (then nothing is written,
+/// as the scheduler writes no status).
 pub fn fill(result: &mut PlacementResult, placement_type: PlacementType, wanted: usize) {
     if result.cycle_error.is_none() {
-        result.per_cluster_placement_statuses = statuses(placement_type, wanted, &result.decisions);
+        result.per_cluster = PerClusterStatuses::new(placement_type, wanted, &result.decisions);
     }
 }
 
@@ -106,6 +134,14 @@ mod tests {
         }
     }
 
+    fn statuses(
+        placement_type: PlacementType,
+        wanted: usize,
+        decisions: &[Decision],
+    ) -> impl Iterator<Item = PerClusterPlacementStatus<'_>> {
+        PerClusterStatuses::new(placement_type, wanted, decisions).entries(decisions)
+    }
+
     #[test]
     fn pick_n_short_of_clusters_adds_schedule_failed_entries_without_names() {
         let d = [
@@ -114,24 +150,24 @@ mod tests {
             decision("c", false),
             decision("d", false),
         ];
-        let s = statuses(PlacementType::PickN, 3, &d);
+        let s: Vec<_> = statuses(PlacementType::PickN, 3, &d).collect();
         assert_eq!(s.len(), 3);
-        assert_eq!(s[0].cluster_name.as_deref(), Some("a"));
+        assert_eq!(s[0].cluster_name, Some("a"));
         assert_eq!(s[0].conditions[0].reason, "Scheduled");
-        assert_eq!(&*s[0].conditions[0].message, "reason of a");
+        assert_eq!(&**s[0].conditions[0].message, "reason of a");
         assert_eq!(s[1].cluster_name, None);
         assert_eq!(s[1].conditions[0].status, "False");
         assert_eq!(s[1].conditions[0].reason, "ScheduleFailed");
-        assert_eq!(&*s[1].conditions[0].message, "reason of b");
-        assert_eq!(&*s[2].conditions[0].message, "reason of c");
+        assert_eq!(&**s[1].conditions[0].message, "reason of b");
+        assert_eq!(&**s[2].conditions[0].message, "reason of c");
     }
 
     #[test]
     fn shortfall_is_capped_by_the_unselected_decisions_and_pick_all_adds_none() {
         let d = [decision("a", true), decision("b", false)];
-        assert_eq!(statuses(PlacementType::PickFixed, 5, &d).len(), 2);
-        assert_eq!(statuses(PlacementType::PickAll, 5, &d).len(), 1);
-        assert_eq!(statuses(PlacementType::PickN, 1, &d).len(), 1);
+        assert_eq!(statuses(PlacementType::PickFixed, 5, &d).count(), 2);
+        assert_eq!(statuses(PlacementType::PickAll, 5, &d).count(), 1);
+        assert_eq!(statuses(PlacementType::PickN, 1, &d).count(), 1);
     }
 
     #[test]
@@ -160,11 +196,11 @@ spec:
             &crate::placement::PlaceOptions::at(at),
         );
         let p = &r.placements[0];
-        let s = &p.per_cluster_placement_statuses;
+        let s: Vec<_> = p.per_cluster_placement_statuses().collect();
         assert_eq!(s.len(), 2, "{s:?}");
-        assert_eq!(s[0].cluster_name.as_deref(), Some("a"));
+        assert_eq!(s[0].cluster_name, Some("a"));
         assert_eq!(
-            &*s[0].conditions[0].message,
+            &**s[0].conditions[0].message,
             "Successfully scheduled resources for placement in \"a\" (affinity score: 0, topology spread score: 0): picked by scheduling policy"
         );
         assert_eq!(s[1].cluster_name, None);

@@ -2,10 +2,12 @@
 //! Explanations are data here; [`super::status`] turns them into KubeFleet's words.
 
 use super::eligibility::Ineligible;
+use super::per_cluster::{PerClusterPlacementStatus, PerClusterStatuses};
 use super::status::ReasonText;
 use crate::input::Diagnostic;
 use crate::selectors::LabelMismatch;
-use serde::Serialize;
+use serde::ser::SerializeStruct;
+use serde::{Serialize, Serializer};
 use std::sync::Arc;
 
 /// Result of [`crate::place`].
@@ -21,13 +23,12 @@ pub struct PlacementReport {
 }
 
 /// The scheduling outcome of one placement.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+// Serialised by hand (below): `perClusterPlacementStatuses` is written from `decisions`.
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct PlacementResult {
     /// `metadata.name` of the placement.
     pub name: String,
     /// `metadata.namespace` (ResourcePlacement only).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub namespace: Option<String>,
     /// `ClusterResourcePlacement` or `ResourcePlacement`.
     pub kind: String,
@@ -51,14 +52,61 @@ pub struct PlacementResult {
     pub decisions: Vec<Decision>,
     /// The `Scheduled` condition.
     pub condition: Condition,
-    /// The CRP's `status.perClusterPlacementStatuses` (only their `Scheduled` condition).
-    pub per_cluster_placement_statuses: Vec<super::per_cluster::PerClusterPlacementStatus>,
+    /// Which decisions the CRP's `status.perClusterPlacementStatuses` show (only their
+    /// `Scheduled` condition); read them with
+    /// [`PlacementResult::per_cluster_placement_statuses`].
+    pub per_cluster: PerClusterStatuses,
     /// Set when the scheduling cycle aborts with an error (no bindings change, no status is
     /// written; the scheduler retries).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub cycle_error: Option<CycleErrorReport>,
     /// Number of scheduling cycles run (topology spread constraints pick one per cycle).
     pub cycles: usize,
+}
+
+impl PlacementResult {
+    /// The CRP's `status.perClusterPlacementStatuses`, as views of [`Self::decisions`].
+    pub fn per_cluster_placement_statuses(
+        &self,
+    ) -> impl Iterator<Item = PerClusterPlacementStatus<'_>> + Clone {
+        self.per_cluster.entries(&self.decisions)
+    }
+}
+
+impl Serialize for PlacementResult {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        // As `#[derive(Serialize)]` with `rename_all = "camelCase"` would write it, with
+        // `perClusterPlacementStatuses` made from the decisions while writing.
+        let optional =
+            usize::from(self.namespace.is_some()) + usize::from(self.cycle_error.is_some());
+        let mut s = serializer.serialize_struct("PlacementResult", 13 + optional)?;
+        s.serialize_field("name", &self.name)?;
+        if self.namespace.is_some() {
+            s.serialize_field("namespace", &self.namespace)?;
+        } else {
+            s.skip_field("namespace")?;
+        }
+        s.serialize_field("kind", &self.kind)?;
+        s.serialize_field("placementType", &self.placement_type)?;
+        s.serialize_field("validation", &self.validation)?;
+        s.serialize_field("picked", &self.picked)?;
+        s.serialize_field("notPicked", &self.not_picked)?;
+        s.serialize_field("filtered", &self.filtered)?;
+        s.serialize_field("kept", &self.kept)?;
+        s.serialize_field("unscheduled", &self.unscheduled)?;
+        s.serialize_field("decisions", &self.decisions)?;
+        s.serialize_field("condition", &self.condition)?;
+        s.serialize_field(
+            "perClusterPlacementStatuses",
+            &self.per_cluster.view(&self.decisions),
+        )?;
+        if self.cycle_error.is_some() {
+            s.serialize_field("cycleError", &self.cycle_error)?;
+        } else {
+            s.skip_field("cycleError")?;
+        }
+        s.serialize_field("cycles", &self.cycles)?;
+        s.end()
+    }
 }
 
 /// A picked (or scored, not picked) cluster.
@@ -73,8 +121,9 @@ pub struct Picked {
     /// Topology spread score (0 for PickAll and PickFixed).
     pub topology_spread_score: i32,
     /// How the scores came about (PickN only).
+    // Boxed: PickAll lists thousands of picks without one, and a picked entry stays 32 bytes.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub score_breakdown: Option<ScoreBreakdown>,
+    pub score_breakdown: Option<Box<ScoreBreakdown>>,
 }
 
 /// Per preferred term and per spread constraint contributions.
@@ -246,12 +295,13 @@ pub enum FilterReason {
     },
     /// A taint is not tolerated.
     TaintNotTolerated {
+        // Shared: the fleet's one copy of each distinct taint's strings.
         /// Taint key.
-        key: String,
+        key: Arc<str>,
         /// Taint value.
-        value: String,
+        value: Arc<str>,
         /// Taint effect.
-        effect: String,
+        effect: Arc<str>,
     },
     /// Placing here would exceed a DoNotSchedule constraint's maxSkew.
     TopologySpreadViolated {
@@ -318,4 +368,110 @@ pub struct CycleErrorReport {
     pub message: String,
     /// As data.
     pub error: super::CycleError,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The shape `#[derive(Serialize)]` gives a result whose statuses are a stored list: the
+    /// hand-written `Serialize` must write exactly this.
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Derived<'a> {
+        name: &'a String,
+        #[serde(skip_serializing_if = "none")]
+        namespace: &'a Option<String>,
+        kind: &'a String,
+        placement_type: &'a String,
+        validation: &'a String,
+        picked: &'a Vec<Picked>,
+        not_picked: &'a Vec<Picked>,
+        filtered: &'a Vec<Filtered>,
+        kept: &'a Vec<String>,
+        unscheduled: &'a Vec<String>,
+        decisions: &'a Vec<Decision>,
+        condition: &'a Condition,
+        per_cluster_placement_statuses: Vec<PerClusterPlacementStatus<'a>>,
+        #[serde(skip_serializing_if = "none")]
+        cycle_error: &'a Option<CycleErrorReport>,
+        cycles: usize,
+    }
+
+    fn none<T>(x: &&Option<T>) -> bool {
+        x.is_none()
+    }
+
+    fn derived(r: &PlacementResult) -> Derived<'_> {
+        Derived {
+            name: &r.name,
+            namespace: &r.namespace,
+            kind: &r.kind,
+            placement_type: &r.placement_type,
+            validation: &r.validation,
+            picked: &r.picked,
+            not_picked: &r.not_picked,
+            filtered: &r.filtered,
+            kept: &r.kept,
+            unscheduled: &r.unscheduled,
+            decisions: &r.decisions,
+            condition: &r.condition,
+            per_cluster_placement_statuses: r.per_cluster_placement_statuses().collect(),
+            cycle_error: &r.cycle_error,
+            cycles: r.cycles,
+        }
+    }
+
+    #[test]
+    fn results_serialise_as_the_derived_shape_with_statuses_from_the_decisions() {
+        let yaml = "
+apiVersion: cluster.kubernetes-fleet.io/v1
+kind: MemberCluster
+metadata: {name: a, labels: {env: prod}}
+---
+apiVersion: cluster.kubernetes-fleet.io/v1
+kind: MemberCluster
+metadata: {name: b}
+spec:
+  taints: [{key: gpu, value: \"true\", effect: NoSchedule}]
+---
+apiVersion: placement.kubernetes-fleet.io/v1
+kind: ResourcePlacement
+metadata: {name: short, namespace: team}
+spec:
+  policy: {placementType: PickN, numberOfClusters: 3}
+---
+apiVersion: placement.kubernetes-fleet.io/v1
+kind: ClusterResourcePlacement
+metadata: {name: aborted}
+spec:
+  policy: {placementType: PickN}
+---
+apiVersion: placement.kubernetes-fleet.io/v1
+kind: ClusterResourcePlacement
+metadata: {name: all}
+---
+apiVersion: placement.kubernetes-fleet.io/v1
+kind: ClusterResourcePlacement
+metadata: {name: fixed}
+spec:
+  policy: {placementType: PickFixed, clusterNames: [a, b, zz]}
+";
+        let r = crate::place(
+            &[crate::Source::new("t.yaml", yaml)],
+            &crate::placement::PlaceOptions::at(chrono::DateTime::UNIX_EPOCH),
+        );
+        assert_eq!(r.placements.len(), 4);
+        assert!(r.placements.iter().any(|p| p.namespace.is_some()));
+        assert!(r.placements.iter().any(|p| p.cycle_error.is_some()));
+        assert!(r.placements.iter().any(|p| p
+            .per_cluster_placement_statuses()
+            .any(|s| s.cluster_name.is_none())));
+        for p in &r.placements {
+            let hand = serde_json::to_string(p).unwrap_or_default();
+            let derived = serde_json::to_string(&derived(p)).unwrap_or_default();
+            assert!(!hand.is_empty());
+            assert_eq!(hand, derived);
+        }
+    }
 }

@@ -93,7 +93,8 @@ enum Static {
     Pass,
     Affinity,
     Ineligible,
-    Taint(usize),
+    // Position in the cluster's taint list; u32 keeps the per-cluster list at 8 bytes.
+    Taint(u32),
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -249,7 +250,7 @@ fn static_filter(fleet: &Fleet, policy: &Policy) -> Result<Vec<Static>, CycleErr
             .iter()
             .position(|&t| !tolerated.get(t as usize).copied().unwrap_or(false))
         {
-            Some(pos) => out.push(Static::Taint(pos)),
+            Some(pos) => out.push(Static::Taint(u32::try_from(pos).unwrap_or(u32::MAX))),
             None => out.push(Static::Pass),
         }
     }
@@ -300,29 +301,20 @@ fn filtered_entry(
     i: usize,
     s: Static,
 ) -> Option<Filtered> {
-    let c = fleet.clusters.get(i)?;
     let explanation = match s {
         Static::Pass => return None,
         Static::Affinity => FilterReason::ClusterAffinityMismatch {
             terms: explanations.affinity(fleet, &policy.required, i),
         },
         Static::Ineligible => FilterReason::Ineligible {
-            reason: c.eligibility.clone().err()?,
+            reason: fleet.clusters.get(i)?.eligibility.clone().err()?,
         },
         Static::Taint(pos) => {
-            let t = c.taints.get(pos)?;
-            let explanation = FilterReason::TaintNotTolerated {
-                key: t.key.clone(),
-                value: t.value.clone(),
-                effect: t.effect.clone(),
-            };
-            // The reason quotes the fleet's shared copy of the taint (same key, value, effect).
-            let shared = fleet
-                .index
-                .taints_of(i)
-                .get(pos)
-                .and_then(|&id| fleet.index.distinct_taints().get(id as usize));
-            let reason = match shared {
+            // The explanation and the reason quote the fleet's shared copy of the taint.
+            let id = *fleet.index.taints_of(i).get(pos as usize)?;
+            let [key, value, effect] = fleet.index.taint_parts(id)?.clone();
+            let explanation = FilterReason::TaintNotTolerated { key, value, effect };
+            let reason = match fleet.index.distinct_taints().get(id as usize) {
                 Some(taint) => status::taint_filtered(taint.clone()),
                 None => status::filtered(&explanation),
             };
@@ -406,7 +398,11 @@ fn pick_all(
             *c = true;
         }
     }
-    let mut created = Vec::with_capacity(fleet.len());
+    // Every list sized once from the filter results: the report is the bulk of the work, and
+    // regrowing (or over-allocating) its lists costs more than counting.
+    let passing = statics.iter().filter(|&&s| s == Static::Pass).count();
+    let held = cls.scheduled.len() + cls.bound.len();
+    let mut created = Vec::with_capacity(passing + held + MAX_UNSELECTED_DECISIONS);
     let mut patched = Vec::new();
     let mut repicked = vec![false; fleet.len()];
     // Clusters whose binding is re-pointed (obsolete) or restored (unscheduled) when picked.
@@ -416,7 +412,8 @@ fn pick_all(
             *x = true;
         }
     }
-    r.picked.reserve(fleet.len());
+    r.picked.reserve(passing);
+    r.filtered.reserve(fleet.len().saturating_sub(passing));
     let mut explanations = Explanations::default();
     for (i, s) in statics.iter().enumerate() {
         let is_current = current.get(i).copied().unwrap_or(false);
@@ -656,9 +653,9 @@ fn breakdown(
     extremes: &[Option<Extremes>],
     ev: Option<&spread::Evaluation>,
     s: &Scored,
-) -> Option<ScoreBreakdown> {
+) -> Option<Box<ScoreBreakdown>> {
     fleet.clusters.get(s.cluster)?;
-    Some(ScoreBreakdown {
+    Some(Box::new(ScoreBreakdown {
         affinity: policy
             .preferred
             .breakdown(fleet, s.cluster, extremes)
@@ -675,7 +672,7 @@ fn breakdown(
             .map(|ev| policy.spread.breakdown(ev, s.cluster))
             .unwrap_or_default(),
         obsolete_placement: s.obsolete,
-    })
+    }))
 }
 
 fn pick_n(

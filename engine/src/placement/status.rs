@@ -21,8 +21,7 @@ pub fn plugin(reason: &FilterReason) -> &'static str {
 /// A decision reason as data; its text is written only when read (through `Deref` to
 /// `str`, cached) or serialised, so results for thousands of clusters do not format strings
 /// nobody reads. Serialises as the string.
-#[derive(Clone, Serialize)]
-#[serde(into = "String")]
+#[derive(Clone)]
 pub struct ReasonText {
     what: ReasonKind,
     // A boxed str: the cache is one word smaller than a String, and every picked cluster
@@ -140,6 +139,13 @@ impl fmt::Debug for ReasonText {
     }
 }
 
+impl Serialize for ReasonText {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        // Written straight from the data (or the cached text), without an owned copy.
+        serializer.collect_str(self)
+    }
+}
+
 impl PartialEq for ReasonText {
     fn eq(&self, other: &Self) -> bool {
         **self == **other
@@ -168,9 +174,9 @@ pub fn filtered(reason: &FilterReason) -> ReasonText {
         FilterReason::Ineligible { reason } => Unschedulable::Ineligible(reason.clone()),
         FilterReason::TaintNotTolerated { key, value, effect } => {
             Unschedulable::Taint(Arc::new(Taint {
-                key: key.clone(),
-                value: value.clone(),
-                effect: effect.clone(),
+                key: key.to_string(),
+                value: value.to_string(),
+                effect: effect.to_string(),
             }))
         }
         FilterReason::TopologySpreadViolated {
