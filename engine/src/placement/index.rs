@@ -391,6 +391,23 @@ impl FleetIndex {
         self.values.len()
     }
 
+    /// Label `key`'s value ids in cluster order (`None`: no such label), when the key has a
+    /// dense column (`None` otherwise: read [`FleetIndex::label`] per cluster).
+    pub fn label_column(
+        &self,
+        key: u32,
+    ) -> Option<impl ExactSizeIterator<Item = Option<u32>> + '_> {
+        let col = self.label_columns.get(key as usize)?.as_ref()?;
+        Some(col.iter().map(|&v| (v != NONE).then_some(v)))
+    }
+
+    /// Property `id`'s ranks in cluster order (`None`: not published), when the property has
+    /// a dense column (`None` otherwise: read [`FleetIndex::cell`] per cluster).
+    pub fn rank_column(&self, id: u32) -> Option<impl ExactSizeIterator<Item = Option<u32>> + '_> {
+        let col = self.cell_columns.get(id as usize)?.as_ref()?;
+        Some(col.iter().map(|c| (c.rank != NONE).then_some(c.rank)))
+    }
+
     /// The value id of label `key` on cluster `i`.
     #[inline]
     pub fn label(&self, i: usize, key: u32) -> Option<u32> {

@@ -126,6 +126,20 @@ pub struct Picked {
     pub score_breakdown: Option<Box<ScoreBreakdown>>,
 }
 
+impl Picked {
+    /// A pick without scores (PickAll, PickFixed).
+    pub fn unscored(cluster: Arc<str>) -> Self {
+        // Field by field: `..Picked::default()` would make and drop a default name, two
+        // atomic operations on one shared static per pick.
+        Picked {
+            cluster,
+            affinity_score: 0,
+            topology_spread_score: 0,
+            score_breakdown: None,
+        }
+    }
+}
+
 /// Per preferred term and per spread constraint contributions.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -420,6 +434,13 @@ mod tests {
             cycle_error: &r.cycle_error,
             cycles: r.cycles,
         }
+    }
+
+    #[test]
+    fn per_cluster_entries_stay_small() {
+        // A PickAll over 10k clusters writes one of each per pick: their size is its time.
+        assert!(std::mem::size_of::<Picked>() <= 32);
+        assert!(std::mem::size_of::<Decision>() <= 80);
     }
 
     #[test]

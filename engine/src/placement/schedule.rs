@@ -233,9 +233,19 @@ fn static_filter(fleet: &Fleet, policy: &Policy) -> Result<Vec<Static>, CycleErr
                 .any(|t| taints::tolerates(t, taint))
         })
         .collect();
+    // Required affinity for the whole fleet at once when it cannot fail (the usual case).
+    let required = if check_affinity {
+        policy.required.passes_all(fleet)
+    } else {
+        None
+    };
     let mut out = Vec::with_capacity(fleet.len());
     for i in 0..fleet.len() {
-        if check_affinity && !policy.required.passes(fleet, i)? {
+        let passes = match &required {
+            Some(all) => all.get(i).copied().unwrap_or(false),
+            None => !check_affinity || policy.required.passes(fleet, i)?,
+        };
+        if !passes {
             out.push(Static::Affinity);
             continue;
         }
@@ -432,10 +442,7 @@ fn pick_all(
             if let Some(x) = repicked.get_mut(i) {
                 *x = true;
             }
-            r.picked.push(Picked {
-                cluster,
-                ..Picked::default()
-            });
+            r.picked.push(Picked::unscored(cluster));
         } else if let Some(f) = filtered_entry(fleet, policy, &mut explanations, i, *s) {
             r.filtered.push(f);
         }
@@ -509,10 +516,7 @@ fn pick_fixed(fleet: &Fleet, policy: &Policy, cls: &Classified, r: &mut Placemen
         if current.contains(&i) {
             r.kept.push(name(fleet, i));
         } else {
-            r.picked.push(Picked {
-                cluster: shared_name(fleet, i),
-                ..Picked::default()
-            });
+            r.picked.push(Picked::unscored(shared_name(fleet, i)));
         }
     }
     for &i in current.iter().chain(&cls.obsolete) {
