@@ -3,6 +3,10 @@
 //! ineligible). PickN N=50 with 2 required terms, 3 preferred terms (2 with property
 //! sorters) and 2 topology spread constraints (DoNotSchedule + ScheduleAnyway); PickAll with
 //! the same required affinity.
+//!
+//! `PLACEMENT_DUMP=DIR` writes the 1k and 10k inputs as files (to diff the CLI's output
+//! before and after a change); `PLACEMENT_EVAL_RUNS=N` (with `PLACEMENT_EVAL_POLICY=pick-n`
+//! for PickN) runs `evaluate` N times on the 10k fleet and exits, for valgrind.
 
 #[path = "gen/placement.rs"]
 mod gen;
