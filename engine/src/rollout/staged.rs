@@ -308,13 +308,43 @@ pub fn max_concurrency(value: Option<&IntOrString>, cluster_count: usize) -> Res
     Ok(if n == 0 { 1 } else { n })
 }
 
-/// A MemberCluster as stage computation sees it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ClusterView {
+/// A MemberCluster as stage computation sees it, borrowed from its document (stage
+/// selectors and the sorting label read the labels in place: no per-cluster map).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ClusterView<'a> {
     /// Name.
-    pub name: String,
-    /// Labels.
-    pub labels: BTreeMap<String, String>,
+    pub name: &'a str,
+    /// `metadata.labels` as written.
+    pub labels: Labels<'a>,
+}
+
+/// A document's `metadata.labels` mapping, read in place. Lookups see what
+/// [`crate::input::Document::labels`] collected into a map would: string entries only, the
+/// last of a repeated key.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Labels<'a>(pub &'a [(crate::input::Node, crate::input::Node)]);
+
+impl<'a> Labels<'a> {
+    /// The labels of a document.
+    pub fn of(doc: &'a crate::input::Document) -> Self {
+        Labels(
+            doc.root
+                .get("metadata")
+                .and_then(|m| m.get("labels"))
+                .and_then(crate::input::Node::as_map)
+                .unwrap_or(&[]),
+        )
+    }
+
+    /// The value of `key`.
+    pub fn get(&self, key: &str) -> Option<&'a str> {
+        self.0
+            .iter()
+            .rev()
+            .filter_map(|(k, v)| Some((k.as_scalar()?, v.as_scalar()?)))
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| v)
+    }
 }
 
 /// A computed stage.
@@ -327,15 +357,15 @@ pub struct ComputedStage {
 }
 
 /// `computeRunStageStatus` (R-KF-20 … R-KF-26). `selected` are the scheduled clusters,
-/// `to_delete` the clusters of Unscheduled bindings.
+/// `to_delete` the clusters of Unscheduled bindings, both in byte order without repeats.
 pub fn compute_stages(
     stages: &[StageConfig],
-    clusters: &[ClusterView],
-    selected: &BTreeSet<String>,
-    to_delete: &BTreeSet<String>,
+    clusters: &[ClusterView<'_>],
+    selected: &[&str],
+    to_delete: &[&str],
 ) -> Result<(Vec<ComputedStage>, Vec<String>), String> {
     let mut out = Vec::new();
-    let mut sorted: Vec<&ClusterView> = clusters.iter().collect();
+    let mut sorted: Vec<&ClusterView<'_>> = clusters.iter().collect();
     sorted.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
     sorted.dedup_by(|a, b| a.name == b.name);
     // The scheduled clusters, once (both lists are in byte order: one merge, no lookups).
@@ -350,13 +380,17 @@ pub fn compute_stages(
     // Per scheduled cluster: already placed in a stage.
     let mut seen = vec![false; sorted.len()];
     for s in stages {
-        let matched: Vec<&ClusterView> = match &s.label_selector {
+        let matched: Vec<&ClusterView<'_>> = match &s.label_selector {
             None => Vec::new(),
             Some(sel) => {
                 let sel = compile(sel)?;
                 let mut matched = Vec::new();
                 for (c, placed) in sorted.iter().zip(seen.iter_mut()) {
-                    if !sel.matches(&c.labels) {
+                    if !sel
+                        .requirements
+                        .iter()
+                        .all(|r| r.matches(|k| c.labels.get(k)))
+                    {
                         continue;
                     }
                     if std::mem::replace(placed, true) {
@@ -371,24 +405,24 @@ pub fn compute_stages(
             }
         };
         let names = match &s.sorting_label_key {
-            None => matched.iter().map(|c| c.name.clone()).collect(),
+            None => matched.iter().map(|c| c.name.to_string()).collect(),
             Some(key) => {
                 let mut keyed = Vec::with_capacity(matched.len());
                 for c in &matched {
-                    let v = c.labels.get(key).map(String::as_str).unwrap_or("");
+                    let v = c.labels.get(key).unwrap_or("");
                     let n = super::intstr::go_atoi(v).ok_or_else(|| {
                         format!(
                             "the sorting label `{key}:{v}` on cluster `{}` is not valid",
                             c.name
                         )
                     })?;
-                    keyed.push((n, c.name.clone()));
+                    keyed.push((n, c.name));
                 }
-                keyed.sort_by(|a, b| {
+                keyed.sort_unstable_by(|a, b| {
                     a.0.cmp(&b.0)
                         .then_with(|| a.1.as_bytes().cmp(b.1.as_bytes()))
                 });
-                keyed.into_iter().map(|(_, n)| n).collect()
+                keyed.into_iter().map(|(_, n)| n.to_string()).collect()
             }
         };
         out.push(ComputedStage {
@@ -398,8 +432,9 @@ pub fn compute_stages(
     }
     // Scheduled clusters in no stage (or without a MemberCluster), in name order.
     let mut placed = sorted.iter().zip(&seen).peekable();
-    let missing: Vec<&String> = selected
+    let missing: Vec<&str> = selected
         .iter()
+        .copied()
         .filter(|name| {
             while placed
                 .next_if(|(c, _)| c.name.as_bytes() < name.as_bytes())
@@ -407,19 +442,18 @@ pub fn compute_stages(
             {}
             !placed
                 .peek()
-                .is_some_and(|(c, done)| c.name == **name && **done)
+                .is_some_and(|(c, done)| c.name == *name && **done)
         })
         .collect();
     if !missing.is_empty() {
-        let shown: Vec<&str> = missing.iter().take(10).map(|s| s.as_str()).collect();
+        let shown: Vec<&str> = missing.iter().take(10).copied().collect();
         return Err(format!(
             "some clusters are not placed in any stage, total {}, showing up to 10: {}",
             missing.len(),
             shown.join(", ")
         ));
     }
-    let mut deletion: Vec<String> = to_delete.iter().cloned().collect();
-    deletion.sort_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
+    let deletion: Vec<String> = to_delete.iter().map(|s| s.to_string()).collect();
     Ok((out, deletion))
 }
 
