@@ -880,3 +880,53 @@ fn rolling(
         assumptions: super::assumptions::rolling(opts),
     })
 }
+
+#[cfg(test)]
+mod binding_fields_tests {
+    use super::*;
+
+    /// Whenever a binding's fields are read in place, the decoder accepts the document and
+    /// reads the same state and target cluster.
+    #[test]
+    fn binding_fields_agree_with_the_decoder() {
+        let specs = [
+            "spec: {state: Bound, targetCluster: c1}",
+            "spec: {targetCluster: \"c1\", state: ~, resourceSnapshotName: s}",
+            "spec: {targetCluster: c1, state: Unscheduled, extra: [1, 2]}",
+            "spec: {targetCluster: 12}",
+            "spec: {targetCluster: null}",
+            "spec: {targetCluster: c1, targetCluster: c2}",
+            "spec: {state: Bound, state: Bound, targetCluster: c1}",
+            "spec: {targetCluster: c1, resourceSnapshotName: [x]}",
+            "spec: {targetCluster: c1, resourceSnapshotName: ~}",
+            "spec: {targetCluster: true}",
+            "spec: {state: 'null', targetCluster: c1}",
+            "spec: {state: null, targetCluster: c1}",
+            "spec: [a]",
+            "spec: ~",
+            "spec: {}",
+            "",
+        ];
+        let mut hits = 0;
+        for spec in specs {
+            let text = format!("apiVersion: placement.kubernetes-fleet.io/v1beta1\nkind: ClusterResourceBinding\nmetadata: {{name: b}}\n{spec}\n");
+            let input = Input::parse_str(&text);
+            let Some(doc) = input.documents.first() else {
+                panic!("{text}");
+            };
+            let full = doc.decode_at::<BindingSpecView>(&"spec".into());
+            if let Some((state, cluster)) = binding_fields(doc) {
+                hits += 1;
+                let Ok(d) = full else {
+                    panic!("read in place, but the decoder refuses:\n{text}");
+                };
+                assert_eq!(
+                    (state.map(str::to_string), cluster.to_string()),
+                    (d.state, d.target_cluster),
+                    "{text}"
+                );
+            }
+        }
+        assert!(hits >= 7, "{hits}");
+    }
+}
