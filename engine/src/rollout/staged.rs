@@ -11,7 +11,7 @@ use crate::model::rollout::{StageConfig, StageTask};
 use crate::selectors::LabelSelector;
 use serde::Serialize;
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap, VecDeque};
 
 /// Name of the deletion stage.
 pub const DELETE_STAGE: &str = "kubernetes-fleet.io/deleteStage";
@@ -601,9 +601,10 @@ struct Exec<'a> {
     done: Vec<usize>,
     /// Per stage: latest success.
     last_done: Vec<Option<i64>>,
-    /// In-flight clusters of every stage, sorted by start time (stuck detection). A sorted Vec:
-    /// at most the stages' concurrency, and no BTreeSet code for this one type in the wasm.
-    inflight_set: Vec<(i64, usize, usize)>,
+    /// In-flight clusters of every stage, sorted by start time (stuck detection). A sorted
+    /// deque: at most the stages' concurrency, no BTreeSet code for this one type in the wasm,
+    /// and the earliest starts (the ones that finish first) leave from the front cheaply.
+    inflight_set: VecDeque<(i64, usize, usize)>,
 }
 
 /// Executes a staged run (R-KF-30 … R-KF-39).
@@ -663,13 +664,16 @@ pub fn execute(stages: &[ExecStage], p: &ExecParams<'_>) -> KfResult {
         approvals: BTreeMap::new(),
         queue: BinaryHeap::new(),
         seq: 0,
-        timeline: Vec::new(),
+        // Each cluster starts and ends once in a plain run; stages and waits add a few.
+        timeline: Vec::with_capacity(
+            2 * stages.iter().map(|s| s.clusters.len()).sum::<usize>() + 8 * n + 4,
+        ),
         cluster_index,
         next_idx: vec![0; n],
         inflight: vec![0; n],
         done: vec![0; n],
         last_done: vec![None; n],
-        inflight_set: Vec::new(),
+        inflight_set: VecDeque::new(),
     };
     for e in p.events {
         if let KfEvent::Approve(t, name) = e {
@@ -944,7 +948,7 @@ impl<'a> Exec<'a> {
         }
         let stuck = self
             .inflight_set
-            .first()
+            .front()
             .is_some_and(|(start, _, _)| t - start >= self.p.stuck_threshold);
         if stuck {
             self.set_run(State::Stuck, "UpdateRunStuck", t);
