@@ -1274,6 +1274,8 @@ fn assemble(
     images: Option<node_image::ImageSelectionResult>,
     opts: &RolloutOptions,
 ) -> Rollout {
+    let clock = super::Clock::default();
+    let ts = |t: i64| clock.at(t);
     let mut start_pos = vec![usize::MAX; plan.members.len()];
     for (k, &m) in res.start_order.iter().enumerate() {
         if let Some(s) = start_pos.get_mut(m) {
@@ -1312,18 +1314,25 @@ fn assemble(
     for (si, st) in plan.stages.iter().enumerate() {
         let mut groups = Vec::new();
         for g in &st.groups {
-            let mut order: Vec<usize> = g.members.clone();
-            order.sort_by_key(|&m| {
-                let b = bucket_at(m);
-                let w = match (opts.azure.tie_break, b) {
-                    (
-                        super::options::TieBreak::BucketWindowStartName,
-                        maintenance::Bucket::OpensSoon(s),
-                    ) => s,
-                    _ => 0,
-                };
-                (b.number(), w, m)
-            });
+            // Keys made once and unique (they end with the member), so an unstable sort of
+            // the keys gives the stable sort's order.
+            let mut keys: Vec<(u8, i64, usize)> = g
+                .members
+                .iter()
+                .map(|&m| {
+                    let b = bucket_at(m);
+                    let w = match (opts.azure.tie_break, b) {
+                        (
+                            super::options::TieBreak::BucketWindowStartName,
+                            maintenance::Bucket::OpensSoon(s),
+                        ) => s,
+                        _ => 0,
+                    };
+                    (b.number(), w, m)
+                })
+                .collect();
+            keys.sort_unstable();
+            let order: Vec<usize> = keys.into_iter().map(|k| k.2).collect();
             let attempt_order: Vec<String> = order
                 .iter()
                 .map(|&m| plan.members[m].name.clone())

@@ -496,6 +496,8 @@ fn run_staged(
     opts: &RolloutOptions,
     execute: bool,
 ) -> Rollout {
+    let clock = super::Clock::default();
+    let ts = |t: i64| clock.at(t);
     let start = opts.start.unwrap_or(opts.at).timestamp();
     let horizon_end = start + i64::from(opts.horizon_days) * 86_400;
     let events = kf_events(opts, name, start);

@@ -722,7 +722,11 @@ impl<'a> Exec<'a> {
             if old == State::Running {
                 self.inflight[s] = self.inflight[s].saturating_sub(1);
                 if let Some(start) = self.c_start[s][c] {
-                    if let Ok(i) = self.inflight_set.binary_search(&(start, s, c)) {
+                    // The earliest start usually ends first: it leaves from the front.
+                    let key = (start, s, c);
+                    if self.inflight_set.front() == Some(&key) {
+                        self.inflight_set.pop_front();
+                    } else if let Ok(i) = self.inflight_set.binary_search(&key) {
                         self.inflight_set.remove(i);
                     }
                 }
@@ -731,8 +735,12 @@ impl<'a> Exec<'a> {
                 State::Running => {
                     self.inflight[s] += 1;
                     if let Some(start) = self.c_start[s][c] {
-                        if let Err(i) = self.inflight_set.binary_search(&(start, s, c)) {
-                            self.inflight_set.insert(i, (start, s, c));
+                        // The clock only moves forward: a start usually goes at the back.
+                        let key = (start, s, c);
+                        if self.inflight_set.back().is_none_or(|b| *b < key) {
+                            self.inflight_set.push_back(key);
+                        } else if let Err(i) = self.inflight_set.binary_search(&key) {
+                            self.inflight_set.insert(i, key);
                         }
                     }
                 }

@@ -200,3 +200,28 @@ fn bad_input_is_an_error_with_a_position_not_a_panic() {
         "kubernetesVersion is required when upgrade.type is Full"
     );
 }
+
+#[test]
+fn clock_gives_what_ts_gives() {
+    let clock = super::Clock::default();
+    let mut ts = vec![
+        0,
+        -1,
+        86_399,
+        86_400,
+        1_748_822_400,
+        1_748_822_399,
+        i64::MIN,
+        i64::MAX,
+        i64::MIN / 2,
+        i64::MAX / 2,
+        8_210_298_412_799,
+        8_210_298_412_800,
+        -8_334_601_228_800,
+        -8_334_601_228_801,
+    ];
+    ts.extend((0..2000).map(|i| 1_748_822_400 + i * 3_611 - 3_000_000));
+    for t in ts {
+        assert_eq!(clock.at(t), super::ts(t), "{t}");
+    }
+}
