@@ -354,8 +354,7 @@ fn name_ok(n: &str) -> bool {
 
 /// Reads FleetMember, FleetUpdateStrategy and AvailableVersions documents.
 pub(crate) fn read<'a>(input: &'a Input, ctx: &mut Ctx) -> AzureInput<'a> {
-    let mut members: Vec<FleetMember<'a>> =
-        Vec::with_capacity(input.of_kind("FleetMember").count());
+    let mut members: Vec<FleetMember<'a>> = Vec::new();
     let mut by_name: FxHashMap<Cow<'a, str>, usize> = FxHashMap::default();
     let mut store = WindowStore::default();
     for doc in input.of_kind("FleetMember") {

@@ -87,7 +87,7 @@ pub(crate) fn read<'a>(
     opts: &RolloutOptions,
     ctx: &mut Ctx,
 ) -> KubeFleetInput<'a> {
-    let mut clusters = Vec::with_capacity(input.of_kind("MemberCluster").count());
+    let mut clusters = Vec::new();
     let mut durations = BTreeMap::new();
     for doc in input.of_kind("MemberCluster") {
         let name = doc.name.as_deref().unwrap_or_default();
@@ -132,7 +132,7 @@ pub(crate) fn read<'a>(
         }
         strategies.insert(doc.name.clone().unwrap_or_default(), (spec, ok));
     }
-    let mut bindings = Vec::with_capacity(input.of_kind("ClusterResourceBinding").count());
+    let mut bindings = Vec::new();
     for doc in input.of_kind("ClusterResourceBinding") {
         let (state, cluster) = match binding_fields(doc) {
             Some((state, cluster)) => (state.map(Cow::Borrowed), Cow::Borrowed(cluster)),

@@ -377,39 +377,59 @@ pub fn compute_stages(
         {}
         wanted.peek().is_some_and(|s| **s == c.name)
     });
-    // Per scheduled cluster: already placed in a stage.
-    let mut seen = vec![false; sorted.len()];
+    // The selectors, compiled in stage order up to the first invalid one (whose error comes
+    // after every earlier stage is computed).
+    let mut selectors = Vec::with_capacity(stages.len());
+    let mut invalid = None;
     for s in stages {
-        let matched: Vec<&ClusterView<'_>> = match &s.label_selector {
-            None => Vec::new(),
-            Some(sel) => {
-                let sel = compile(sel)?;
-                let mut matched = Vec::new();
-                for (c, placed) in sorted.iter().zip(seen.iter_mut()) {
-                    if !sel
-                        .requirements
-                        .iter()
-                        .all(|r| r.matches(|k| c.labels.get(k)))
-                    {
-                        continue;
-                    }
-                    if std::mem::replace(placed, true) {
-                        return Err(format!(
-                            "cluster `{}` appears in more than one stages",
-                            c.name
-                        ));
-                    }
-                    matched.push(*c);
-                }
-                matched
+        match s.label_selector.as_ref().map(compile).transpose() {
+            Ok(sel) => selectors.push(sel),
+            Err(e) => {
+                invalid = Some(e);
+                break;
             }
-        };
+        }
+    }
+    // Each cluster against every stage in one visit (its labels are read while they are in
+    // cache), with its sorting label for each stage it matches. A cluster matching a second
+    // stage is the error the stage-by-stage walk meets first: the one with the earliest second
+    // stage, then the first in name order.
+    let mut matched: Vec<Vec<(&ClusterView<'_>, Option<&str>)>> = vec![Vec::new(); selectors.len()];
+    let mut seen = vec![false; sorted.len()];
+    let mut twice: Option<(usize, &ClusterView<'_>)> = None;
+    for (c, placed) in sorted.iter().zip(seen.iter_mut()) {
+        for (si, (sel, list)) in selectors.iter().zip(matched.iter_mut()).enumerate() {
+            let Some(sel) = sel else { continue };
+            if !sel
+                .requirements
+                .iter()
+                .all(|r| r.matches(|k| c.labels.get(k)))
+            {
+                continue;
+            }
+            if std::mem::replace(placed, true) {
+                if twice.is_none_or(|(ts, _)| si < ts) {
+                    twice = Some((si, *c));
+                }
+                break;
+            }
+            let key = stages.get(si).and_then(|s| s.sorting_label_key.as_deref());
+            list.push((*c, key.map(|k| c.labels.get(k).unwrap_or(""))));
+        }
+    }
+    for (si, (s, matched)) in stages.iter().zip(matched).enumerate() {
+        if let Some((_, c)) = twice.filter(|(ts, _)| *ts == si) {
+            return Err(format!(
+                "cluster `{}` appears in more than one stages",
+                c.name
+            ));
+        }
         let names = match &s.sorting_label_key {
-            None => matched.iter().map(|c| c.name.to_string()).collect(),
+            None => matched.iter().map(|(c, _)| c.name.to_string()).collect(),
             Some(key) => {
                 let mut keyed = Vec::with_capacity(matched.len());
-                for c in &matched {
-                    let v = c.labels.get(key).unwrap_or("");
+                for (c, v) in &matched {
+                    let v = v.unwrap_or("");
                     let n = super::intstr::go_atoi(v).ok_or_else(|| {
                         format!(
                             "the sorting label `{key}:{v}` on cluster `{}` is not valid",
@@ -429,6 +449,9 @@ pub fn compute_stages(
             name: s.name.clone(),
             clusters: names,
         });
+    }
+    if let Some(e) = invalid {
+        return Err(e);
     }
     // Scheduled clusters in no stage (or without a MemberCluster), in name order.
     let mut placed = sorted.iter().zip(&seen).peekable();
