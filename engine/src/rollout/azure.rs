@@ -15,14 +15,18 @@ use super::simulate::{self, SimEvent, SimGroup, SimMember, SimPlan, SimStage};
 use super::staged::Layer;
 use super::{ts, Ctx};
 use crate::input::duration::GoDuration;
+use crate::input::node::Value;
 use crate::input::{Document, Input};
+use crate::input::{FromNode, Node};
 use crate::model::rollout::{
-    ArmResource, AutoUpgradeProfileProperties, AvailableVersionsProperties, FleetMemberProperties,
-    FleetUpdateStrategyProperties, GroupField, MaintenanceWindow, ManagedClusterFacts,
-    UpdateRunProperties, UpdateRunStrategy,
+    AgentPoolProfile, ArmResource, AutoUpgradeProfileProperties, AvailableVersionsProperties,
+    ConcreteWindow, FleetMemberProperties, FleetUpdateStrategyProperties, GroupField,
+    MaintenanceWindow, UpdateRunProperties, UpdateRunStrategy,
 };
 use rustc_hash::FxHashMap;
-use std::collections::{BTreeMap, HashMap};
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::hash::BuildHasher;
 
 /// Name of the cluster-upgrade maintenance configuration (R-AZ-32).
 pub const AUTO_UPGRADE_SCHEDULE: &str = "aksManagedAutoUpgradeSchedule";
@@ -31,12 +35,31 @@ pub const NODE_OS_SCHEDULE: &str = "aksManagedNodeOSUpgradeSchedule";
 /// Annotation overriding a member's simulated update duration.
 pub const DURATION_ANNOTATION: &str = "fleet-policy.dev/update-duration";
 
+/// A FleetMember as the plan reads it: strings borrowed from the document when the common
+/// shape was read in place ([`read_member`]), owned when it went through the decoder.
 struct FleetMember<'a> {
-    name: String,
-    group: Option<String>,
-    facts: ManagedClusterFacts,
-    duration: Option<String>,
+    name: Cow<'a, str>,
+    group: Option<Cow<'a, str>>,
+    kubernetes_version: Option<Cow<'a, str>>,
+    location: Option<Cow<'a, str>>,
+    agent_pool_profiles: Vec<AgentPoolProfile>,
+    /// The first configuration named [`AUTO_UPGRADE_SCHEDULE`] / [`NODE_OS_SCHEDULE`]: its
+    /// position in `maintenanceConfigurations` and its window in [`AzureInput::windows`].
+    configs: [Option<(usize, usize)>; 2],
+    maintenance_windows: Vec<ConcreteWindow>,
+    duration: Option<Cow<'a, str>>,
     doc: &'a Document,
+}
+
+impl FleetMember<'_> {
+    /// The configuration a run with this schedule name uses.
+    fn config(&self, schedule: &str) -> Option<(usize, usize)> {
+        match schedule {
+            AUTO_UPGRADE_SCHEDULE => self.configs[0],
+            NODE_OS_SCHEDULE => self.configs[1],
+            _ => None,
+        }
+    }
 }
 
 /// The Azure documents of an input, decoded.
@@ -44,6 +67,279 @@ pub(crate) struct AzureInput<'a> {
     members: Vec<FleetMember<'a>>,
     strategies: BTreeMap<String, UpdateRunStrategy>,
     versions: Option<AvailableVersionsProperties>,
+    /// Every distinct maintenance window of the members (fleets repeat a few schedules).
+    windows: Vec<MaintenanceWindow>,
+}
+
+/// The distinct maintenance windows, each decoded once: a window node whose content (spans
+/// aside) was seen before is not decoded again, and equal decoded windows share one index
+/// (so that a window's expansion, and its error, happen once as before).
+#[derive(Default)]
+struct WindowStore {
+    windows: Vec<MaintenanceWindow>,
+    by_value: FxHashMap<u64, Vec<usize>>,
+    /// Window indices by [`encode_content`] of the node.
+    by_node: FxHashMap<Box<[u8]>, usize>,
+    scratch: Vec<u8>,
+}
+
+impl WindowStore {
+    /// The index of a decoded window.
+    fn intern(&mut self, w: MaintenanceWindow) -> usize {
+        let h = rustc_hash::FxBuildHasher.hash_one(&w);
+        let same = self
+            .by_value
+            .get(&h)
+            .and_then(|c| c.iter().copied().find(|&i| self.windows.get(i) == Some(&w)));
+        if let Some(i) = same {
+            return i;
+        }
+        self.windows.push(w);
+        let i = self.windows.len() - 1;
+        self.by_value.entry(h).or_default().push(i);
+        i
+    }
+
+    /// The index of the window a `maintenanceWindow` node decodes to; `None` when it does not
+    /// decode (the caller then decodes the whole document for the error).
+    fn intern_node(&mut self, node: &Node) -> Option<usize> {
+        let mut key = std::mem::take(&mut self.scratch);
+        key.clear();
+        encode_content(node, &mut key);
+        let found = match self.by_node.get(key.as_slice()) {
+            Some(&i) => Some(i),
+            None => MaintenanceWindow::from_node(node).ok().map(|w| {
+                let i = self.intern(w);
+                self.by_node.insert(key.as_slice().into(), i);
+                i
+            }),
+        };
+        self.scratch = key;
+        found
+    }
+}
+
+/// Writes what decoding reads of a node — its values, not where they were written — as bytes
+/// that tell apart any two different contents (every text and list is prefixed by its length).
+fn encode_content(node: &Node, out: &mut Vec<u8>) {
+    let len = |out: &mut Vec<u8>, n: usize| out.extend_from_slice(&(n as u64).to_le_bytes());
+    match &node.value {
+        Value::Null => out.push(0),
+        Value::Scalar(s) => {
+            out.push(if s.plain { 1 } else { 2 });
+            len(out, s.text.len());
+            out.extend_from_slice(s.text.as_bytes());
+        }
+        Value::Seq(items) => {
+            out.push(3);
+            len(out, items.len());
+            items.iter().for_each(|n| encode_content(n, out));
+        }
+        Value::Map(entries) => {
+            out.push(4);
+            len(out, entries.len());
+            for (k, v) in entries {
+                encode_content(k, out);
+                encode_content(v, out);
+            }
+        }
+    }
+}
+
+/// Marks a field seen; `None` when it was already (a duplicate field is the decoder's error).
+fn once(seen: &mut bool) -> Option<()> {
+    (!std::mem::replace(seen, true)).then_some(())
+}
+
+/// Reads a FleetMember in place when it has the common shape — `apiVersion`, `kind`,
+/// `metadata` (`name`, `labels`, `annotations`), `properties` (`group` as one string,
+/// `clusterResourceId`) and `cluster` (`kubernetesVersion`, `location`,
+/// `maintenanceConfigurations`), every field once and of the type the decoder wants.
+/// Then the decoder would accept the document and read the same values; anything else
+/// (`None`) goes through the decoder, for its errors and its rarer fields and aliases.
+fn read_member<'a>(doc: &'a Document, store: &mut WindowStore) -> Option<FleetMember<'a>> {
+    use crate::input::from_node::str_of;
+    let mut seen = [false; 5];
+    let (mut meta, mut props, mut cluster) = (None, None, None);
+    for (k, v) in doc.root.as_map()? {
+        let i = match k.as_scalar()? {
+            "apiVersion" | "kind" => {
+                str_of(v).ok()?;
+                usize::from(k.as_scalar() == Some("kind"))
+            }
+            "metadata" => {
+                meta = Some(v.as_map()?);
+                2
+            }
+            "properties" => {
+                props = Some(v.as_map()?);
+                3
+            }
+            "cluster" => {
+                cluster = Some(v.as_map()?);
+                4
+            }
+            _ => return None,
+        };
+        once(&mut seen[i])?;
+    }
+    // apiVersion, kind and properties are required.
+    if !(seen[0] && seen[1] && seen[3]) {
+        return None;
+    }
+    let mut name = "";
+    let mut duration = None;
+    let mut seen = [false; 3];
+    for (k, v) in meta.unwrap_or_default() {
+        match k.as_scalar()? {
+            "name" => {
+                once(&mut seen[0])?;
+                name = str_of(v).ok()?;
+            }
+            // String maps: a repeated key keeps its last value.
+            "annotations" => {
+                once(&mut seen[1])?;
+                for (ak, av) in v.as_map()? {
+                    let (key, value) = (ak.as_scalar()?, str_of(av).ok()?);
+                    if key == DURATION_ANNOTATION {
+                        duration = Some(Cow::Borrowed(value));
+                    }
+                }
+            }
+            "labels" => {
+                once(&mut seen[2])?;
+                for (lk, lv) in v.as_map()? {
+                    lk.as_scalar()?;
+                    str_of(lv).ok()?;
+                }
+            }
+            _ => return None,
+        }
+    }
+    let mut group = None;
+    let mut seen = [false; 2];
+    for (k, v) in props.unwrap_or_default() {
+        match k.as_scalar()? {
+            "group" => {
+                once(&mut seen[0])?;
+                group = Some(Cow::Borrowed(str_of(v).ok()?));
+            }
+            "clusterResourceId" => {
+                once(&mut seen[1])?;
+                str_of(v).ok()?;
+            }
+            _ => return None,
+        }
+    }
+    let mut kubernetes_version = None;
+    let mut location = None;
+    let mut configs = [None; 2];
+    let mut seen = [false; 3];
+    for (k, v) in cluster.unwrap_or_default() {
+        match k.as_scalar()? {
+            "kubernetesVersion" => {
+                once(&mut seen[0])?;
+                kubernetes_version = Some(Cow::Borrowed(str_of(v).ok()?));
+            }
+            "location" => {
+                once(&mut seen[1])?;
+                location = Some(Cow::Borrowed(str_of(v).ok()?));
+            }
+            "maintenanceConfigurations" => {
+                once(&mut seen[2])?;
+                for (i, item) in v.as_seq()?.iter().enumerate() {
+                    let (mut cname, mut window) = (None, None);
+                    for (ck, cv) in item.as_map()? {
+                        match ck.as_scalar()? {
+                            "name" if cname.is_none() => cname = Some(str_of(cv).ok()?),
+                            "properties" if window.is_none() => match cv.as_map()? {
+                                [(pk, pv)] if pk.as_scalar() == Some("maintenanceWindow") => {
+                                    window = Some(pv)
+                                }
+                                _ => return None,
+                            },
+                            _ => return None,
+                        }
+                    }
+                    let (cname, window) = (cname?, store.intern_node(window?)?);
+                    let slot = match cname {
+                        AUTO_UPGRADE_SCHEDULE => &mut configs[0],
+                        NODE_OS_SCHEDULE => &mut configs[1],
+                        _ => continue,
+                    };
+                    slot.get_or_insert((i, window));
+                }
+            }
+            _ => return None,
+        }
+    }
+    Some(FleetMember {
+        name: Cow::Borrowed(name),
+        group,
+        kubernetes_version,
+        location,
+        agent_pool_profiles: Vec::new(),
+        configs,
+        maintenance_windows: Vec::new(),
+        duration,
+        doc,
+    })
+}
+
+/// A decoded FleetMember (any shape the decoder accepts); `None` after reporting a list of
+/// groups.
+fn decoded_member<'a>(
+    doc: &'a Document,
+    r: ArmResource<FleetMemberProperties>,
+    store: &mut WindowStore,
+    ctx: &mut Ctx,
+) -> Option<FleetMember<'a>> {
+    let name = r.resource_name();
+    let group = match r.properties.group {
+        None => None,
+        Some(GroupField::One(g)) => Some(g),
+        Some(GroupField::Many(gs)) if gs.len() == 1 => gs.into_iter().next(),
+        Some(GroupField::Many(gs)) => {
+            ctx.layered(
+                doc,
+                "properties.group",
+                Layer::Engine,
+                format!(
+                    "a member belongs to at most one group (properties.group is a single string), found {} groups: {}",
+                    gs.len(),
+                    gs.join(", ")
+                ),
+            );
+            return None;
+        }
+    };
+    let facts = r.cluster.unwrap_or_default();
+    let mut configs = [None; 2];
+    for (i, c) in facts.maintenance_configurations.into_iter().enumerate() {
+        let slot = match c.name.as_str() {
+            AUTO_UPGRADE_SCHEDULE => &mut configs[0],
+            NODE_OS_SCHEDULE => &mut configs[1],
+            _ => continue,
+        };
+        if slot.is_none() {
+            *slot = Some((i, store.intern(c.properties.maintenance_window)));
+        }
+    }
+    Some(FleetMember {
+        name: Cow::Owned(name),
+        group: group.map(Cow::Owned),
+        kubernetes_version: facts.kubernetes_version.map(Cow::Owned),
+        location: facts.location.map(Cow::Owned),
+        agent_pool_profiles: facts.agent_pool_profiles,
+        configs,
+        maintenance_windows: facts.maintenance_windows,
+        duration: r
+            .metadata
+            .annotations
+            .get(DURATION_ANNOTATION)
+            .map(|d| Cow::Owned(d.clone())),
+        doc,
+    })
 }
 
 fn name_ok(n: &str) -> bool {
@@ -59,36 +355,26 @@ fn name_ok(n: &str) -> bool {
 /// Reads FleetMember, FleetUpdateStrategy and AvailableVersions documents.
 pub(crate) fn read<'a>(input: &'a Input, ctx: &mut Ctx) -> AzureInput<'a> {
     let mut members: Vec<FleetMember<'a>> = Vec::new();
-    let mut by_name: HashMap<String, usize> = HashMap::new();
+    let mut by_name: FxHashMap<Cow<'a, str>, usize> = FxHashMap::default();
+    let mut store = WindowStore::default();
     for doc in input.of_kind("FleetMember") {
-        let r: ArmResource<FleetMemberProperties> = match doc.decode() {
-            Ok(r) => r,
-            Err(d) => {
-                ctx.errors.push(d);
-                continue;
-            }
+        let member = match read_member(doc, &mut store) {
+            Some(m) => m,
+            None => match doc.decode() {
+                Ok(r) => match decoded_member(doc, r, &mut store, ctx) {
+                    Some(m) => m,
+                    None => continue,
+                },
+                Err(d) => {
+                    ctx.errors.push(d);
+                    continue;
+                }
+            },
         };
-        let name = r.resource_name();
-        let group = match r.properties.group {
-            None => None,
-            Some(GroupField::One(g)) => Some(g),
-            Some(GroupField::Many(gs)) if gs.len() == 1 => gs.into_iter().next(),
-            Some(GroupField::Many(gs)) => {
-                ctx.layered(
-                    doc,
-                    "properties.group",
-                    Layer::Engine,
-                    format!(
-                        "a member belongs to at most one group (properties.group is a single string), found {} groups: {}",
-                        gs.len(),
-                        gs.join(", ")
-                    ),
-                );
-                continue;
-            }
-        };
-        if let Some(prev) = by_name.get(&name).and_then(|i| members.get(*i)) {
-            let msg = if prev.group != group {
+        let name = &member.name;
+        let group = &member.group;
+        if let Some(prev) = by_name.get(name).and_then(|i| members.get(*i)) {
+            let msg = if prev.group != *group {
                 format!(
                     "member \"{name}\" is listed twice with different groups; a member belongs to at most one group"
                 )
@@ -99,13 +385,7 @@ pub(crate) fn read<'a>(input: &'a Input, ctx: &mut Ctx) -> AzureInput<'a> {
             continue;
         }
         by_name.insert(name.clone(), members.len());
-        members.push(FleetMember {
-            name,
-            group,
-            facts: r.cluster.unwrap_or_default(),
-            duration: r.metadata.annotations.get(DURATION_ANNOTATION).cloned(),
-            doc,
-        });
+        members.push(member);
     }
     members.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
     let mut strategies = BTreeMap::new();
@@ -151,6 +431,7 @@ pub(crate) fn read<'a>(input: &'a Input, ctx: &mut Ctx) -> AzureInput<'a> {
         members,
         strategies,
         versions,
+        windows: store.windows,
     }
 }
 
@@ -518,7 +799,11 @@ fn profile_spec<'s>(
     }
     let mut channel_skips = BTreeMap::new();
     for m in &az.members {
-        let current = m.facts.kubernetes_version.clone().unwrap_or_default();
+        let current = m
+            .kubernetes_version
+            .as_deref()
+            .unwrap_or_default()
+            .to_string();
         let reason = match channels::member_action(channel, target, &current) {
             MemberAction::Upgrade { .. } => continue,
             MemberAction::Skip { reason } | MemberAction::NotMoved { reason } => reason,
@@ -535,7 +820,7 @@ fn profile_spec<'s>(
             // Unknown versions are left to the run: nothing is known against them.
             ChannelSkipReason::UnknownVersion => continue,
         };
-        channel_skips.insert(m.name.clone(), r);
+        channel_skips.insert(m.name.to_string(), r);
     }
     Some(RunSpec {
         name: r.resource_name(),
@@ -565,10 +850,9 @@ fn split_image(v: &str) -> (String, String) {
 
 fn pools_of(m: &FleetMember<'_>) -> MemberPools {
     MemberPools {
-        name: m.name.clone(),
-        region: m.facts.location.clone().unwrap_or_default(),
+        name: m.name.to_string(),
+        region: m.location.as_deref().unwrap_or_default().to_string(),
         node_pools: m
-            .facts
             .agent_pool_profiles
             .iter()
             .filter_map(|p| {
@@ -590,33 +874,28 @@ fn pools_of(m: &FleetMember<'_>) -> MemberPools {
     }
 }
 
-struct WindowTable<'m> {
+struct WindowTable<'w> {
     lists: Vec<Vec<Window>>,
-    /// Expanded once per distinct configuration (fleets repeat a few schedules). Keyed with
-    /// rustc's Fx hash: a configuration is a handful of short strings, which SipHash (built
-    /// for untrusted keys) made the most expensive part of each member's lookup.
-    by_config: FxHashMap<&'m MaintenanceWindow, Option<usize>>,
+    /// The distinct windows of the members ([`AzureInput::windows`]).
+    windows: &'w [MaintenanceWindow],
+    /// Per distinct window: its expansion, once it was asked for (`Some(None)`: it does not
+    /// compile, reported at the first member that uses it).
+    by_config: Vec<Option<Option<usize>>>,
 }
 
-fn member_windows<'m>(
-    m: &'m FleetMember<'_>,
+fn member_windows(
+    m: &FleetMember<'_>,
     schedule: &str,
-    table: &mut WindowTable<'m>,
+    table: &mut WindowTable<'_>,
     from: i64,
     to: i64,
     ctx: &mut Ctx,
 ) -> Option<usize> {
-    if let Some((i, cfg)) = m
-        .facts
-        .maintenance_configurations
-        .iter()
-        .enumerate()
-        .find(|(_, c)| c.name == schedule)
-    {
-        let w = &cfg.properties.maintenance_window;
-        if let Some(idx) = table.by_config.get(w) {
-            return *idx;
+    if let Some((i, wi)) = m.config(schedule) {
+        if let Some(idx) = table.by_config.get(wi).copied().flatten() {
+            return idx;
         }
+        let w = table.windows.get(wi)?;
         let idx = match maintenance::compile(w) {
             Ok(c) => {
                 let anchor = ts(from).date_naive();
@@ -629,12 +908,14 @@ fn member_windows<'m>(
                 None
             }
         };
-        table.by_config.insert(w, idx);
+        if let Some(slot) = table.by_config.get_mut(wi) {
+            *slot = Some(idx);
+        }
         return idx;
     }
     let mut list = Vec::new();
     let mut any = false;
-    for (i, w) in m.facts.maintenance_windows.iter().enumerate() {
+    for (i, w) in m.maintenance_windows.iter().enumerate() {
         if w.schedule.as_deref().is_some_and(|s| s != schedule) {
             continue;
         }
@@ -693,22 +974,27 @@ fn duration_of(
     }
 }
 
-fn reason_for_upgrade(
+/// Parsed versions by their text (a fleet runs a few versions; parsing each member's was a
+/// visible part of planning).
+type VersionCache<'m> = FxHashMap<&'m str, Option<channels::Version>>;
+
+fn reason_for_upgrade<'m>(
     spec: &RunSpec<'_>,
     target_version: Option<channels::Version>,
-    m: &FleetMember<'_>,
+    m: &'m FleetMember<'_>,
     images: Option<&node_image::ImageSelectionResult>,
+    versions: &mut VersionCache<'m>,
 ) -> (Option<MemberReason>, Option<MemberReason>) {
-    if let Some(r) = spec.channel_skips.get(&m.name) {
+    if let Some(r) = spec.channel_skips.get(m.name.as_ref()) {
         return (Some(r.clone()), None);
     }
-    let cp = m.facts.kubernetes_version.as_deref();
+    let cp = m.kubernetes_version.as_deref();
     match spec.upgrade {
         UpgradeType::NodeImageOnly => {
-            let pools = &m.facts.agent_pool_profiles;
+            let pools = &m.agent_pool_profiles;
             let has_images = pools.iter().any(|p| p.node_image_version.is_some());
             let skip = match images {
-                Some(sel) if has_images => !sel.members_upgrading.contains(&m.name),
+                Some(sel) if has_images => !sel.members_upgrading.contains(m.name.as_ref()),
                 _ => false,
             };
             (skip.then_some(MemberReason::NodeImagesAtSelection), None)
@@ -718,7 +1004,6 @@ fn reason_for_upgrade(
                 return (None, None);
             };
             let pools_at_target = m
-                .facts
                 .agent_pool_profiles
                 .iter()
                 .all(|p| p.orchestrator_version.as_deref().unwrap_or(cp) == target);
@@ -735,7 +1020,10 @@ fn reason_for_upgrade(
             if !spec.check_rejections {
                 return (None, None);
             }
-            let (Some(t), Some(c)) = (target_version, channels::Version::parse(cp)) else {
+            let parsed = *versions
+                .entry(cp)
+                .or_insert_with(|| channels::Version::parse(cp));
+            let (Some(t), Some(c)) = (target_version, parsed) else {
                 return (None, None);
             };
             if t < c {
@@ -813,7 +1101,7 @@ fn plan_run(
             }
             None => {
                 let reason = MemberReason::GroupNotInStrategy {
-                    group: m.group.clone(),
+                    group: m.group.as_deref().map(str::to_string),
                 };
                 if opts.azure.ungrouped_members == UngroupedMembers::Error {
                     ctx.layered(
@@ -829,7 +1117,7 @@ fn plan_run(
                     );
                 }
                 excluded.push(Excluded {
-                    cluster: m.name.clone(),
+                    cluster: m.name.to_string(),
                     message: super::report::member_reason_text(&reason),
                     reason,
                 });
@@ -878,7 +1166,7 @@ fn plan_run(
         && images.is_none()
         && run_members
             .iter()
-            .any(|m| !m.facts.agent_pool_profiles.is_empty())
+            .any(|m| !m.agent_pool_profiles.is_empty())
     {
         ctx.warn(doc, "", "no node image catalogue (AvailableVersions.properties.nodeImages): members are not checked for being at the selected image");
     }
@@ -890,31 +1178,33 @@ fn plan_run(
     };
     let mut table = WindowTable {
         lists: Vec::new(),
-        by_config: HashMap::default(),
+        windows: &az.windows,
+        by_config: vec![None; az.windows.len()],
     };
     let from = start.min(at) - 2 * 86_400;
     // Parsed once for every member's version checks.
     let target_version = spec.target.as_deref().and_then(channels::Version::parse);
+    let mut versions = VersionCache::default();
     let mut plan = SimPlan::default();
-    let mut member_docs: Vec<&FleetMember<'_>> = Vec::new();
+    plan.members.reserve(run_members.len());
     for (i, st) in strategy.stages.iter().enumerate() {
         let mut groups = Vec::new();
         for (j, g) in st.groups.iter().enumerate() {
-            let mut idxs = Vec::new();
+            let mut idxs = Vec::with_capacity(assigned[i][j].len());
             for m in &assigned[i][j] {
                 let windows = member_windows(m, schedule, &mut table, from, horizon_end, ctx);
                 let duration =
                     duration_of(&m.name, m.duration.as_deref(), opts, 3600, Some(m.doc), ctx);
-                let (skip, reject) = reason_for_upgrade(spec, target_version, m, images.as_ref());
+                let (skip, reject) =
+                    reason_for_upgrade(spec, target_version, m, images.as_ref(), &mut versions);
                 idxs.push(plan.members.len());
                 plan.members.push(SimMember {
-                    name: m.name.clone(),
+                    name: m.name.to_string(),
                     windows,
                     duration,
                     skip,
                     reject,
                 });
-                member_docs.push(m);
             }
             let concurrency = match &g.max_concurrency {
                 None => 1,
@@ -983,6 +1273,8 @@ fn assemble(
     images: Option<node_image::ImageSelectionResult>,
     opts: &RolloutOptions,
 ) -> Rollout {
+    let clock = super::Clock::default();
+    let ts = |t: i64| clock.at(t);
     let mut start_pos = vec![usize::MAX; plan.members.len()];
     for (k, &m) in res.start_order.iter().enumerate() {
         if let Some(s) = start_pos.get_mut(m) {
@@ -1021,18 +1313,25 @@ fn assemble(
     for (si, st) in plan.stages.iter().enumerate() {
         let mut groups = Vec::new();
         for g in &st.groups {
-            let mut order: Vec<usize> = g.members.clone();
-            order.sort_by_key(|&m| {
-                let b = bucket_at(m);
-                let w = match (opts.azure.tie_break, b) {
-                    (
-                        super::options::TieBreak::BucketWindowStartName,
-                        maintenance::Bucket::OpensSoon(s),
-                    ) => s,
-                    _ => 0,
-                };
-                (b.number(), w, m)
-            });
+            // Keys made once and unique (they end with the member), so an unstable sort of
+            // the keys gives the stable sort's order.
+            let mut keys: Vec<(u8, i64, usize)> = g
+                .members
+                .iter()
+                .map(|&m| {
+                    let b = bucket_at(m);
+                    let w = match (opts.azure.tie_break, b) {
+                        (
+                            super::options::TieBreak::BucketWindowStartName,
+                            maintenance::Bucket::OpensSoon(s),
+                        ) => s,
+                        _ => 0,
+                    };
+                    (b.number(), w, m)
+                })
+                .collect();
+            keys.sort_unstable();
+            let order: Vec<usize> = keys.into_iter().map(|k| k.2).collect();
             let attempt_order: Vec<String> = order
                 .iter()
                 .map(|&m| plan.members[m].name.clone())
@@ -1197,5 +1496,146 @@ pub fn reason_tag(r: &MemberReason) -> &'static str {
         MemberReason::ApplyFailed => "ApplyFailed",
         MemberReason::GroupNotInStrategy { .. } => "GroupNotInStrategy",
         MemberReason::NoWindowWithinHorizon => "NoWindowWithinHorizon",
+    }
+}
+
+#[cfg(test)]
+mod read_member_tests {
+    use super::*;
+
+    /// What the plan reads of a member, windows resolved.
+    type Summary = (
+        String,
+        Option<String>,
+        Option<String>,
+        Option<String>,
+        Vec<Option<(usize, MaintenanceWindow)>>,
+        Option<String>,
+        usize,
+        usize,
+    );
+
+    fn summary(m: &FleetMember<'_>, windows: &[MaintenanceWindow]) -> Summary {
+        let s = |c: &Option<Cow<'_, str>>| c.as_deref().map(str::to_string);
+        (
+            m.name.to_string(),
+            s(&m.group),
+            s(&m.kubernetes_version),
+            s(&m.location),
+            m.configs
+                .iter()
+                .map(|c| c.map(|(i, w)| (i, windows[w].clone())))
+                .collect(),
+            s(&m.duration),
+            m.agent_pool_profiles.len(),
+            m.maintenance_windows.len(),
+        )
+    }
+
+    const WINDOW: &str = "{schedule: {weekly: {intervalWeeks: 1, dayOfWeek: Monday}}, durationHours: 8, startTime: \"02:00\"}";
+
+    /// Member documents: the common shape and its neighbours the decoder must handle.
+    fn corpus() -> Vec<String> {
+        let head = "apiVersion: azure.fleet-policy.dev/v1\nkind: FleetMember\n";
+        let metas = [
+            "metadata: {name: m1}\n",
+            "metadata: {name: m1, annotations: {fleet-policy.dev/update-duration: 30m, x: y, fleet-policy.dev/update-duration: 45m}}\n",
+            "metadata: {name: m1, labels: {a: b}}\n",
+            "metadata: {name: m1, labels: {a: 1}}\n",
+            "metadata: {name: m1, annotations: {fleet-policy.dev/update-duration: 1}}\n",
+            "metadata: {name: m1, namespace: ns}\n",
+            "metadata: {name: ~}\n",
+            "metadata: ~\n",
+            "name: arm\n",
+            "",
+        ];
+        let props = [
+            "properties: {group: g1}\n",
+            "properties: {group: \"g1\", clusterResourceId: /x/y}\n",
+            "properties: {group: [g1]}\n",
+            "properties: {group: [g1, g2]}\n",
+            "properties: {group: 12}\n",
+            "properties: {group: g1, group: g2}\n",
+            "properties: {group: g1, bogus: 1}\n",
+            "properties: {}\n",
+            "",
+        ];
+        let clusters = [
+            String::new(),
+            "cluster: {kubernetesVersion: \"1.29.4\", location: westeurope}\n".into(),
+            "cluster: {kubernetesVersion: 1.29}\n".into(),
+            "cluster: {currentKubernetesVersion: \"1.29.4\"}\n".into(),
+            "cluster: {kubernetesVersion: \"1.29.4\", nodePools: [{name: p, nodeImageVersion: AKSUbuntu-2204-202405.03.0}]}\n".into(),
+            format!("cluster:\n  kubernetesVersion: \"1.29.4\"\n  maintenanceConfigurations:\n  - {{name: other, properties: {{maintenanceWindow: {WINDOW}}}}}\n  - {{name: aksManagedAutoUpgradeSchedule, properties: {{maintenanceWindow: {WINDOW}}}}}\n  - {{name: aksManagedAutoUpgradeSchedule, properties: {{maintenanceWindow: {{schedule: {{daily: {{intervalDays: 1}}}}, durationHours: 4, startTime: \"01:00\"}}}}}}\n  - {{name: aksManagedNodeOSUpgradeSchedule, properties: {{maintenanceWindow: {WINDOW}}}}}\n"),
+            "cluster: {maintenanceConfigurations: [{name: aksManagedAutoUpgradeSchedule, properties: {maintenanceWindow: {schedule: {weekly: {intervalWeeks: '1', dayOfWeek: Monday}}, durationHours: 8, startTime: \"02:00\"}}}]}\n".into(),
+            "cluster: {maintenanceConfigurations: [{name: aksManagedAutoUpgradeSchedule, properties: {maintenanceWindow: {schedule: {weekly: {intervalWeeks: 1, dayOfWeek: Monday}}, durationHours: 8, startTime: \"02:00\", extra: 1}}}]}\n".into(),
+            format!("cluster: {{maintenanceConfigurations: [{{name: aksManagedAutoUpgradeSchedule, properties: {{maintenanceWindow: {WINDOW}, other: 1}}}}]}}\n"),
+            format!("cluster: {{maintenanceConfigurations: [{{properties: {{maintenanceWindow: {WINDOW}}}}}]}}\n"),
+            "cluster: {maintenanceConfigurations: ~}\n".into(),
+            "cluster: {maintenanceWindows: [{start: \"2025-06-03T00:00:00Z\", end: \"2025-06-03T04:00:00Z\"}]}\n".into(),
+            "cluster: {kubernetesVersion: \"1.29.4\", kubernetesVersion: \"1.29.5\"}\n".into(),
+        ];
+        let mut out = Vec::new();
+        for m in metas {
+            for p in props {
+                for c in &clusters {
+                    out.push(format!("{head}{m}{p}{c}"));
+                }
+            }
+        }
+        out.push("kind: FleetMember\napiVersion: azure.fleet-policy.dev/v1\nmetadata: {name: m}\nproperties: {group: g}\nextra: 1\n".into());
+        out.push("apiVersion: azure.fleet-policy.dev/v1\nkind: FleetMember\nkind: FleetMember\nmetadata: {name: m}\nproperties: {group: g}\n".into());
+        out
+    }
+
+    /// Whenever the in-place reader takes a document, the decoder accepts it and reads the
+    /// same member.
+    #[test]
+    fn read_member_agrees_with_the_decoder() {
+        let docs = corpus();
+        let mut fast_hits = 0;
+        for text in &docs {
+            let input = Input::parse_str(text);
+            let Some(doc) = input.documents.first() else {
+                continue;
+            };
+            let mut fast_store = WindowStore::default();
+            let fast = read_member(doc, &mut fast_store);
+            let mut full_store = WindowStore::default();
+            let mut ctx = Ctx::default();
+            let full = doc
+                .decode::<ArmResource<FleetMemberProperties>>()
+                .ok()
+                .and_then(|r| decoded_member(doc, r, &mut full_store, &mut ctx));
+            if let Some(f) = fast {
+                fast_hits += 1;
+                let Some(d) = full else {
+                    panic!("read in place, but the decoder refuses:\n{text}");
+                };
+                assert_eq!(
+                    summary(&f, &fast_store.windows),
+                    summary(&d, &full_store.windows),
+                    "{text}"
+                );
+            }
+        }
+        assert!(fast_hits >= 20, "{fast_hits} of {}", docs.len());
+    }
+
+    /// Equal windows written differently share one entry; a node seen again is not decoded.
+    #[test]
+    fn windows_are_interned_by_value() {
+        let input = Input::parse_str(&format!(
+            "apiVersion: azure.fleet-policy.dev/v1\nkind: FleetMember\na: {WINDOW}\nb: {{schedule: {{weekly: {{intervalWeeks: 1, dayOfWeek: 'Monday'}}}}, durationHours: 8, startTime: '02:00'}}\nc: {WINDOW}\n"
+        ));
+        let root = &input.documents.first().map(|d| &d.root);
+        let mut store = WindowStore::default();
+        let mut ids = Vec::new();
+        for k in ["a", "b", "c"] {
+            let node = root.and_then(|r| r.get(k));
+            ids.push(node.and_then(|n| store.intern_node(n)));
+        }
+        assert_eq!(ids, vec![Some(0), Some(0), Some(0)]);
+        assert_eq!(store.windows.len(), 1);
     }
 }

@@ -13,6 +13,7 @@ use crate::input::{Document, Input};
 use crate::model::rollout::{
     BindingSpecView, PlacementRolloutSpec, StagedUpdateRunSpec, StagedUpdateStrategySpec,
 };
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Label on bindings naming their placement.
@@ -20,19 +21,62 @@ pub const PARENT_CRP_LABEL: &str = "kubernetes-fleet.io/parent-CRP";
 /// Annotation overriding a cluster's simulated duration.
 pub const DURATION_ANNOTATION: &str = super::azure::DURATION_ANNOTATION;
 
-struct Binding {
-    placement: String,
-    cluster: String,
-    state: String,
+/// The two fields of a ClusterResourceBinding the rollout reads, borrowed from the document
+/// when they are plain strings.
+struct Binding<'a> {
+    placement: &'a str,
+    cluster: Cow<'a, str>,
+    /// `None`: `Scheduled` (the default).
+    state: Option<Cow<'a, str>>,
 }
 
-/// KubeFleet documents, decoded.
+/// KubeFleet documents, decoded (MemberClusters and bindings borrowed from the input).
 pub(crate) struct KubeFleetInput<'a> {
-    clusters: Vec<ClusterView>,
-    durations: BTreeMap<String, String>,
+    clusters: Vec<ClusterView<'a>>,
+    durations: BTreeMap<&'a str, &'a str>,
     placements: BTreeMap<String, (&'a Document, PlacementRolloutSpec)>,
     strategies: BTreeMap<String, (StagedUpdateStrategySpec, bool)>,
-    bindings: Vec<Binding>,
+    bindings: Vec<Binding<'a>>,
+}
+
+/// `spec.state` and `spec.targetCluster` of a binding when `spec` is a mapping whose fields
+/// the rollout reads are plain strings, each given once (what [`BindingSpecView`] would decode
+/// without an error); `None` sends the document through the full decoder (its errors).
+fn binding_fields(doc: &Document) -> Option<(Option<&str>, &str)> {
+    use crate::input::from_node::str_of;
+    // `decode_at("spec")` decodes the deepest node of the path that exists.
+    let spec = doc.root.get("spec").unwrap_or(&doc.root);
+    let mut state = None;
+    let mut cluster = None;
+    let mut snapshot = false;
+    for (k, v) in spec.as_map()? {
+        let slot = match k.as_scalar()? {
+            "state" => &mut state,
+            "targetCluster" => &mut cluster,
+            "resourceSnapshotName" => {
+                // Only checked: a string or null, once.
+                if std::mem::replace(&mut snapshot, true) || !(v.is_null() || str_of(v).is_ok()) {
+                    return None;
+                }
+                continue;
+            }
+            _ => continue,
+        };
+        if slot.is_some() {
+            return None;
+        }
+        *slot = Some(v);
+    }
+    let state = match state {
+        None => None,
+        Some(v) if v.is_null() => None,
+        Some(v) => Some(str_of(v).ok()?),
+    };
+    let cluster = match cluster {
+        None => "",
+        Some(v) => str_of(v).ok()?,
+    };
+    Some((state, cluster))
 }
 
 /// Reads MemberCluster, ClusterResourcePlacement, ClusterResourceBinding and
@@ -46,11 +90,8 @@ pub(crate) fn read<'a>(
     let mut clusters = Vec::new();
     let mut durations = BTreeMap::new();
     for doc in input.of_kind("MemberCluster") {
-        let name = doc.name.clone().unwrap_or_default();
-        let labels: BTreeMap<String, String> = doc
-            .labels()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
+        let name = doc.name.as_deref().unwrap_or_default();
+        let labels = staged::Labels::of(doc);
         if let Some(d) = doc
             .root
             .get("metadata")
@@ -58,7 +99,7 @@ pub(crate) fn read<'a>(
             .and_then(|a| a.get(DURATION_ANNOTATION))
             .and_then(|v| v.as_scalar())
         {
-            durations.insert(name.clone(), d.to_string());
+            durations.insert(name, d);
         }
         clusters.push(ClusterView { name, labels });
     }
@@ -93,22 +134,25 @@ pub(crate) fn read<'a>(
     }
     let mut bindings = Vec::new();
     for doc in input.of_kind("ClusterResourceBinding") {
-        let spec: BindingSpecView = match doc.decode_at(&"spec".into()) {
-            Ok(s) => s,
-            Err(d) => {
-                ctx.errors.push(d);
-                continue;
-            }
+        let (state, cluster) = match binding_fields(doc) {
+            Some((state, cluster)) => (state.map(Cow::Borrowed), Cow::Borrowed(cluster)),
+            None => match doc.decode_at::<BindingSpecView>(&"spec".into()) {
+                Ok(s) => (s.state.map(Cow::Owned), Cow::Owned(s.target_cluster)),
+                Err(d) => {
+                    ctx.errors.push(d);
+                    continue;
+                }
+            },
         };
         let placement = doc
             .labels()
             .find(|(k, _)| *k == PARENT_CRP_LABEL)
-            .map(|(_, v)| v.to_string())
+            .map(|(_, v)| v)
             .unwrap_or_default();
         bindings.push(Binding {
             placement,
-            cluster: spec.target_cluster,
-            state: spec.state.unwrap_or_else(|| "Scheduled".into()),
+            cluster,
+            state,
         });
     }
     KubeFleetInput {
@@ -164,30 +208,48 @@ fn duration_secs(name: &str, kf: &KubeFleetInput<'_>, opts: &RolloutOptions) -> 
     let pick = opts
         .durations
         .get(name)
-        .or_else(|| kf.durations.get(name))
-        .or(opts.default_duration.as_ref());
-    match pick.map(|s| GoDuration::parse(s)) {
+        .map(String::as_str)
+        .or_else(|| kf.durations.get(name).copied())
+        .or(opts.default_duration.as_deref());
+    match pick.map(GoDuration::parse) {
         Some(Ok(d)) if d.0 >= 0 => d.seconds(),
         _ => 120,
     }
 }
 
-fn placement_clusters(
+/// Sorts names in byte order and drops repeats (a set as a sorted slice).
+fn sorted_set(mut v: Vec<&str>) -> Vec<&str> {
+    v.sort_unstable_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
+    v.dedup();
+    v
+}
+
+/// The placement's scheduled clusters and the clusters of its Unscheduled bindings (not also
+/// scheduled), each in byte order without repeats; `None` without bindings.
+fn placement_clusters<'k>(
     name: &str,
-    kf: &KubeFleetInput<'_>,
-) -> Option<(BTreeSet<String>, BTreeSet<String>)> {
-    let mine: Vec<&Binding> = kf.bindings.iter().filter(|b| b.placement == name).collect();
-    if mine.is_empty() {
+    kf: &'k KubeFleetInput<'_>,
+) -> Option<(Vec<&'k str>, Vec<&'k str>)> {
+    let mut scheduled = Vec::new();
+    let mut unscheduled = Vec::new();
+    for b in kf.bindings.iter().filter(|b| b.placement == name) {
+        if b.state.as_deref() == Some("Unscheduled") {
+            unscheduled.push(b.cluster.as_ref());
+        } else {
+            scheduled.push(b.cluster.as_ref());
+        }
+    }
+    if scheduled.is_empty() && unscheduled.is_empty() {
         return None;
     }
-    let (unscheduled, scheduled): (Vec<&Binding>, Vec<&Binding>) =
-        mine.into_iter().partition(|b| b.state == "Unscheduled");
-    let selected: BTreeSet<String> = scheduled.iter().map(|b| b.cluster.clone()).collect();
-    // Built without `BTreeSet::remove` (its rebalancing code is a few KB of wasm).
-    let delete = unscheduled
-        .iter()
-        .filter(|b| !selected.contains(&b.cluster))
-        .map(|b| b.cluster.clone())
+    let selected = sorted_set(scheduled);
+    let delete = sorted_set(unscheduled)
+        .into_iter()
+        .filter(|c| {
+            selected
+                .binary_search_by(|s| s.as_bytes().cmp(c.as_bytes()))
+                .is_err()
+        })
         .collect();
     Some((selected, delete))
 }
@@ -329,13 +391,13 @@ fn init_run(
         None => {
             // No bindings given: every MemberCluster (PickAll) or the fixed names are selected.
             let policy = crp.policy.as_ref();
-            let names: BTreeSet<String> = match policy.and_then(|p| p.placement_type.as_deref()) {
+            let names: Vec<&str> = match policy.and_then(|p| p.placement_type.as_deref()) {
                 Some("PickFixed") => policy
-                    .map(|p| p.cluster_names.iter().cloned().collect())
+                    .map(|p| p.cluster_names.iter().map(String::as_str).collect())
                     .unwrap_or_default(),
-                _ => kf.clusters.iter().map(|c| c.name.clone()).collect(),
+                _ => kf.clusters.iter().map(|c| c.name).collect(),
             };
-            (names, BTreeSet::new())
+            (sorted_set(names), Vec::new())
         }
     };
     if let Some(p) = &crp.policy {
@@ -434,6 +496,8 @@ fn run_staged(
     opts: &RolloutOptions,
     execute: bool,
 ) -> Rollout {
+    let clock = super::Clock::default();
+    let ts = |t: i64| clock.at(t);
     let start = opts.start.unwrap_or(opts.at).timestamp();
     let horizon_end = start + i64::from(opts.horizon_days) * 86_400;
     let events = kf_events(opts, name, start);
@@ -490,8 +554,40 @@ fn run_staged(
             _ => None,
         })
         .collect();
+    let timeline = res
+        .timeline
+        .iter()
+        .map(|c| {
+            let (subject, name, stage) = match c.subject {
+                KfSubject::Cluster(s, i) => (
+                    Subject::Member,
+                    stages[s].clusters[i].clone(),
+                    Some(stages[s].name.clone()),
+                ),
+                KfSubject::Stage(s) => (Subject::Stage, stages[s].name.clone(), None),
+                KfSubject::Wait(s, w) => {
+                    let n = match w {
+                        0 => format!("{name}-before-{}", stages[s].name),
+                        1 => format!("{name}-timedwait-{}", stages[s].name),
+                        _ => format!("{name}-after-{}", stages[s].name),
+                    };
+                    (Subject::Wait, n, Some(stages[s].name.clone()))
+                }
+                KfSubject::Run => (Subject::Run, name.to_string(), None),
+            };
+            TimelineEntry {
+                at: ts(c.at),
+                subject,
+                name,
+                stage,
+                state: c.state,
+                reason: c.reason.map(str::to_string),
+            }
+        })
+        .collect();
+    // The stages are consumed: their cluster lists become the attempt orders.
     let mut out_stages = Vec::new();
-    for (si, st) in stages.iter().enumerate() {
+    for (si, st) in stages.into_iter().enumerate() {
         let members = st
             .clusters
             .iter()
@@ -564,51 +660,20 @@ fn run_staged(
             start: sstart.map(ts),
             end: send.map(ts),
             groups: vec![Group {
-                name: st.name.clone(),
+                name: st.name,
                 state: group_state,
                 concurrency: if st.deletion {
                     st.clusters.len() as u64
                 } else {
                     st.concurrency as u64
                 },
-                attempt_order: st.clusters.clone(),
+                attempt_order: st.clusters,
                 members,
             }],
             waits,
             deletion: st.deletion,
         });
     }
-    let timeline = res
-        .timeline
-        .iter()
-        .map(|c| {
-            let (subject, name, stage) = match c.subject {
-                KfSubject::Cluster(s, i) => (
-                    Subject::Member,
-                    stages[s].clusters[i].clone(),
-                    Some(stages[s].name.clone()),
-                ),
-                KfSubject::Stage(s) => (Subject::Stage, stages[s].name.clone(), None),
-                KfSubject::Wait(s, w) => {
-                    let n = match w {
-                        0 => format!("{name}-before-{}", stages[s].name),
-                        1 => format!("{name}-timedwait-{}", stages[s].name),
-                        _ => format!("{name}-after-{}", stages[s].name),
-                    };
-                    (Subject::Wait, n, Some(stages[s].name.clone()))
-                }
-                KfSubject::Run => (Subject::Run, name.to_string(), None),
-            };
-            TimelineEntry {
-                at: ts(c.at),
-                subject,
-                name,
-                stage,
-                state: c.state,
-                reason: c.reason.map(str::to_string),
-            }
-        })
-        .collect();
     Rollout {
         name: name.to_string(),
         kind: "ClusterStagedUpdateRun".into(),
@@ -653,7 +718,7 @@ fn rolling(
         .and_then(|p| p.placement_type.as_deref())
         .unwrap_or("PickAll");
     let mut clusters: Vec<String> = match placement_clusters(name, kf) {
-        Some((sel, _)) => sel.into_iter().collect(),
+        Some((sel, _)) => sel.into_iter().map(str::to_string).collect(),
         None => match ptype {
             "PickFixed" => policy.map(|p| p.cluster_names.clone()).unwrap_or_default(),
             _ => {
@@ -661,7 +726,7 @@ fn rolling(
                     return None;
                 }
                 ctx.warn(doc, "spec.policy", "no ClusterResourceBindings for this placement: the rollout is simulated over every MemberCluster in the input (placement not evaluated)");
-                let mut all: Vec<String> = kf.clusters.iter().map(|c| c.name.clone()).collect();
+                let mut all: Vec<String> = kf.clusters.iter().map(|c| c.name.to_string()).collect();
                 if ptype == "PickN" {
                     let n = policy
                         .and_then(|p| p.number_of_clusters)
@@ -816,4 +881,54 @@ fn rolling(
         timeline,
         assumptions: super::assumptions::rolling(opts),
     })
+}
+
+#[cfg(test)]
+mod binding_fields_tests {
+    use super::*;
+
+    /// Whenever a binding's fields are read in place, the decoder accepts the document and
+    /// reads the same state and target cluster.
+    #[test]
+    fn binding_fields_agree_with_the_decoder() {
+        let specs = [
+            "spec: {state: Bound, targetCluster: c1}",
+            "spec: {targetCluster: \"c1\", state: ~, resourceSnapshotName: s}",
+            "spec: {targetCluster: c1, state: Unscheduled, extra: [1, 2]}",
+            "spec: {targetCluster: 12}",
+            "spec: {targetCluster: null}",
+            "spec: {targetCluster: c1, targetCluster: c2}",
+            "spec: {state: Bound, state: Bound, targetCluster: c1}",
+            "spec: {targetCluster: c1, resourceSnapshotName: [x]}",
+            "spec: {targetCluster: c1, resourceSnapshotName: ~}",
+            "spec: {targetCluster: true}",
+            "spec: {state: 'null', targetCluster: c1}",
+            "spec: {state: null, targetCluster: c1}",
+            "spec: [a]",
+            "spec: ~",
+            "spec: {}",
+            "",
+        ];
+        let mut hits = 0;
+        for spec in specs {
+            let text = format!("apiVersion: placement.kubernetes-fleet.io/v1beta1\nkind: ClusterResourceBinding\nmetadata: {{name: b}}\n{spec}\n");
+            let input = Input::parse_str(&text);
+            let Some(doc) = input.documents.first() else {
+                panic!("{text}");
+            };
+            let full = doc.decode_at::<BindingSpecView>(&"spec".into());
+            if let Some((state, cluster)) = binding_fields(doc) {
+                hits += 1;
+                let Ok(d) = full else {
+                    panic!("read in place, but the decoder refuses:\n{text}");
+                };
+                assert_eq!(
+                    (state.map(str::to_string), cluster.to_string()),
+                    (d.state, d.target_cluster),
+                    "{text}"
+                );
+            }
+        }
+        assert!(hits >= 7, "{hits}");
+    }
 }

@@ -400,6 +400,11 @@ impl CompiledWindow {
         let local_from = (from + Duration::seconds(self.offset)).date_naive() - Duration::days(1);
         let local_to = (to + Duration::seconds(self.offset)).date_naive();
         let mut out = Vec::new();
+        // Weekday recurrences only occur on their weekday: the walk steps from one to the next.
+        let weekday = match self.recurrence {
+            Recurrence::Weekly(_, wd) | Recurrence::RelativeMonthly(_, _, wd) => Some(wd),
+            _ => None,
+        };
         let mut d = local_from.max(anchor);
         while d <= local_to {
             if self.end_date.is_some_and(|e| d > e) {
@@ -414,7 +419,13 @@ impl CompiledWindow {
                     end: start + self.duration,
                 });
             }
-            match d.succ_opt() {
+            let step = match weekday {
+                Some(wd) => {
+                    (wd.num_days_from_monday() + 6 - d.weekday().num_days_from_monday()) % 7 + 1
+                }
+                None => 1,
+            };
+            match d.checked_add_days(chrono::Days::new(u64::from(step))) {
                 Some(n) => d = n,
                 None => break,
             }
@@ -475,6 +486,77 @@ mod tests {
         DateTime::parse_from_rfc3339(s)
             .map(|d| d.timestamp())
             .unwrap_or(i64::MIN)
+    }
+
+    /// The walk stepping from weekday to weekday finds what a day-by-day walk finds.
+    #[test]
+    fn weekday_stepping_matches_the_day_by_day_walk() {
+        let days = ["Monday", "Wednesday", "Sunday"];
+        let mut schedules = Vec::new();
+        for day in days {
+            for n in 1..=3 {
+                schedules.push(Schedule {
+                    weekly: Some(WeeklySchedule {
+                        interval_weeks: n,
+                        day_of_week: day.into(),
+                    }),
+                    ..Schedule::default()
+                });
+            }
+            for idx in ["First", "Third", "Last"] {
+                schedules.push(Schedule {
+                    relative_monthly: Some(RelativeMonthlySchedule {
+                        interval_months: 2,
+                        week_index: idx.into(),
+                        day_of_week: day.into(),
+                    }),
+                    ..Schedule::default()
+                });
+            }
+        }
+        let mut found = 0;
+        for schedule in schedules {
+            for (start, end) in [("2025-06-01", None), ("2025-06-05", Some("2025-11-20"))] {
+                for offset in ["+00:00", "-05:30", "+13:00"] {
+                    let mut w = window(schedule.clone(), "23:30", Some(offset));
+                    w.start_date = Some(start.into());
+                    w.end_date = end.map(str::to_string);
+                    w.not_allowed_dates = vec![DateSpan {
+                        start: "2025-08-01".into(),
+                        end: "2025-08-20".into(),
+                    }];
+                    let c = compile(&w).unwrap_or_else(|e| panic!("{e:?}"));
+                    let (from, to) = (
+                        DateTime::from_timestamp(t("2025-05-20T00:00:00Z"), 0).unwrap_or_default(),
+                        DateTime::from_timestamp(t("2026-06-01T00:00:00Z"), 0).unwrap_or_default(),
+                    );
+                    let anchor = NaiveDate::from_ymd_opt(2025, 5, 20).unwrap_or_default();
+                    // The day-by-day walk.
+                    let a = c.start_date.unwrap_or(anchor);
+                    let mut want = Vec::new();
+                    let mut d = ((from + Duration::seconds(c.offset)).date_naive()
+                        - Duration::days(1))
+                    .max(a);
+                    let last = (to + Duration::seconds(c.offset)).date_naive();
+                    while d <= last && c.end_date.is_none_or(|e| d <= e) {
+                        let allowed = !c.not_allowed.iter().any(|(s, e)| *s <= d && d <= *e);
+                        if allowed && c.occurs(d, a) {
+                            let start =
+                                Utc.from_utc_datetime(&d.and_time(c.start_time)).timestamp()
+                                    - c.offset;
+                            want.push(Window {
+                                start,
+                                end: start + c.duration,
+                            });
+                        }
+                        d = d.succ_opt().unwrap_or(NaiveDate::MAX);
+                    }
+                    found += want.len();
+                    assert_eq!(c.expand(from, to, anchor), want, "{w:?}");
+                }
+            }
+        }
+        assert!(found > 1000, "{found}");
     }
 
     fn window(schedule: Schedule, start_time: &str, offset: Option<&str>) -> MaintenanceWindow {

@@ -111,6 +111,36 @@ pub(crate) fn ts(t: i64) -> DateTime<Utc> {
         .unwrap_or(DateTime::<Utc>::MIN_UTC)
 }
 
+/// [`ts`] for the many nearby instants of one report: the date of the last day converted is
+/// kept (turning a day number into a calendar date was a visible part of building a report).
+#[derive(Default)]
+pub(crate) struct Clock {
+    last: std::cell::Cell<Option<(i64, Option<chrono::NaiveDate>)>>,
+}
+
+impl Clock {
+    /// What [`ts`] gives for `t` (the same arithmetic as chrono's `DateTime::from_timestamp`).
+    pub fn at(&self, t: i64) -> DateTime<Utc> {
+        let day = t.div_euclid(86_400);
+        let date = match self.last.get() {
+            Some((d, date)) if d == day => date,
+            _ => {
+                let date = i32::try_from(day)
+                    .ok()
+                    .and_then(|d| d.checked_add(719_163))
+                    .and_then(chrono::NaiveDate::from_num_days_from_ce_opt);
+                self.last.set(Some((day, date)));
+                date
+            }
+        };
+        let secs = u32::try_from(t.rem_euclid(86_400)).unwrap_or(0);
+        date.and_then(|d| {
+            chrono::NaiveTime::from_num_seconds_from_midnight_opt(secs, 0).map(|tm| d.and_time(tm))
+        })
+        .map_or(DateTime::<Utc>::MIN_UTC, |dt| dt.and_utc())
+    }
+}
+
 /// Collects diagnostics and layered findings while reading and planning.
 #[derive(Default)]
 pub(crate) struct Ctx {

@@ -355,6 +355,9 @@ struct Sim<'a> {
     m_pos: Vec<usize>,
     /// Per pick: the awake candidates with their keys and buckets.
     live: Vec<((u8, i64, usize), Bucket, usize)>,
+    /// Buffers reused by every pick (a pick ran at every member's end: two allocations each).
+    spare: Vec<usize>,
+    marked: Vec<usize>,
     g_quiet_until: Vec<i64>,
     m_ptr: Vec<usize>,
     s_state: Vec<State>,
@@ -463,6 +466,8 @@ pub fn simulate(
             pos
         },
         live: Vec::new(),
+        spare: Vec::new(),
+        marked: Vec::new(),
         g_quiet_until: vec![i64::MIN; ng],
         m_ptr: vec![0; nm],
         s_state: vec![State::NotStarted; ns],
@@ -483,8 +488,9 @@ pub fn simulate(
         running_total: 0,
         queue: BinaryHeap::new(),
         seq: 0,
-        timeline: Vec::new(),
-        start_order: Vec::new(),
+        // A member usually changes state two or three times (Pending, Running, Completed).
+        timeline: Vec::with_capacity(3 * nm + 4 * ng + 4 * ns + 4),
+        start_order: Vec::with_capacity(nm),
         horizon_reached: false,
     };
     // What-ifs that are properties of a member, not instants.
@@ -951,8 +957,9 @@ impl<'a> Sim<'a> {
         }
         let mut live = std::mem::take(&mut self.live);
         live.clear();
-        let mut still = Vec::with_capacity(awake.len());
-        for m in awake {
+        let mut still = std::mem::take(&mut self.spare);
+        still.clear();
+        for m in awake.drain(..) {
             if !matches!(self.m_state[m], State::NotStarted | State::Pending) {
                 continue;
             }
@@ -965,7 +972,7 @@ impl<'a> Sim<'a> {
             }
         }
         let mut min_next = i64::MAX;
-        let mut marked: Vec<usize> = Vec::new();
+        let mut marked = std::mem::take(&mut self.marked);
         while self.g_counts[gi].running < concurrency {
             let best;
             (best, min_next) = self.best_startable(live.iter().copied());
@@ -1004,6 +1011,8 @@ impl<'a> Sim<'a> {
             self.start_member(m, t);
         }
         self.live = live;
+        self.marked = marked;
+        self.spare = awake;
         self.g_awake[gi] = still;
         self.g_dormant[gi] = dormant;
         self.sleep(gi, t, concurrency, min_next);

@@ -11,7 +11,7 @@ use crate::model::rollout::{StageConfig, StageTask};
 use crate::selectors::LabelSelector;
 use serde::Serialize;
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap, VecDeque};
 
 /// Name of the deletion stage.
 pub const DELETE_STAGE: &str = "kubernetes-fleet.io/deleteStage";
@@ -308,13 +308,43 @@ pub fn max_concurrency(value: Option<&IntOrString>, cluster_count: usize) -> Res
     Ok(if n == 0 { 1 } else { n })
 }
 
-/// A MemberCluster as stage computation sees it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ClusterView {
+/// A MemberCluster as stage computation sees it, borrowed from its document (stage
+/// selectors and the sorting label read the labels in place: no per-cluster map).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ClusterView<'a> {
     /// Name.
-    pub name: String,
-    /// Labels.
-    pub labels: BTreeMap<String, String>,
+    pub name: &'a str,
+    /// `metadata.labels` as written.
+    pub labels: Labels<'a>,
+}
+
+/// A document's `metadata.labels` mapping, read in place. Lookups see what
+/// [`crate::input::Document::labels`] collected into a map would: string entries only, the
+/// last of a repeated key.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Labels<'a>(pub &'a [(crate::input::Node, crate::input::Node)]);
+
+impl<'a> Labels<'a> {
+    /// The labels of a document.
+    pub fn of(doc: &'a crate::input::Document) -> Self {
+        Labels(
+            doc.root
+                .get("metadata")
+                .and_then(|m| m.get("labels"))
+                .and_then(crate::input::Node::as_map)
+                .unwrap_or(&[]),
+        )
+    }
+
+    /// The value of `key`.
+    pub fn get(&self, key: &str) -> Option<&'a str> {
+        self.0
+            .iter()
+            .rev()
+            .filter_map(|(k, v)| Some((k.as_scalar()?, v.as_scalar()?)))
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| v)
+    }
 }
 
 /// A computed stage.
@@ -327,15 +357,15 @@ pub struct ComputedStage {
 }
 
 /// `computeRunStageStatus` (R-KF-20 … R-KF-26). `selected` are the scheduled clusters,
-/// `to_delete` the clusters of Unscheduled bindings.
+/// `to_delete` the clusters of Unscheduled bindings, both in byte order without repeats.
 pub fn compute_stages(
     stages: &[StageConfig],
-    clusters: &[ClusterView],
-    selected: &BTreeSet<String>,
-    to_delete: &BTreeSet<String>,
+    clusters: &[ClusterView<'_>],
+    selected: &[&str],
+    to_delete: &[&str],
 ) -> Result<(Vec<ComputedStage>, Vec<String>), String> {
     let mut out = Vec::new();
-    let mut sorted: Vec<&ClusterView> = clusters.iter().collect();
+    let mut sorted: Vec<&ClusterView<'_>> = clusters.iter().collect();
     sorted.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
     sorted.dedup_by(|a, b| a.name == b.name);
     // The scheduled clusters, once (both lists are in byte order: one merge, no lookups).
@@ -347,48 +377,72 @@ pub fn compute_stages(
         {}
         wanted.peek().is_some_and(|s| **s == c.name)
     });
-    // Per scheduled cluster: already placed in a stage.
-    let mut seen = vec![false; sorted.len()];
+    // The selectors, compiled in stage order up to the first invalid one (whose error comes
+    // after every earlier stage is computed).
+    let mut selectors = Vec::with_capacity(stages.len());
+    let mut invalid = None;
     for s in stages {
-        let matched: Vec<&ClusterView> = match &s.label_selector {
-            None => Vec::new(),
-            Some(sel) => {
-                let sel = compile(sel)?;
-                let mut matched = Vec::new();
-                for (c, placed) in sorted.iter().zip(seen.iter_mut()) {
-                    if !sel.matches(&c.labels) {
-                        continue;
-                    }
-                    if std::mem::replace(placed, true) {
-                        return Err(format!(
-                            "cluster `{}` appears in more than one stages",
-                            c.name
-                        ));
-                    }
-                    matched.push(*c);
-                }
-                matched
+        match s.label_selector.as_ref().map(compile).transpose() {
+            Ok(sel) => selectors.push(sel),
+            Err(e) => {
+                invalid = Some(e);
+                break;
             }
-        };
+        }
+    }
+    // Each cluster against every stage in one visit (its labels are read while they are in
+    // cache), with its sorting label for each stage it matches. A cluster matching a second
+    // stage is the error the stage-by-stage walk meets first: the one with the earliest second
+    // stage, then the first in name order.
+    let mut matched: Vec<Vec<(&ClusterView<'_>, Option<&str>)>> = vec![Vec::new(); selectors.len()];
+    let mut seen = vec![false; sorted.len()];
+    let mut twice: Option<(usize, &ClusterView<'_>)> = None;
+    for (c, placed) in sorted.iter().zip(seen.iter_mut()) {
+        for (si, (sel, list)) in selectors.iter().zip(matched.iter_mut()).enumerate() {
+            let Some(sel) = sel else { continue };
+            if !sel
+                .requirements
+                .iter()
+                .all(|r| r.matches(|k| c.labels.get(k)))
+            {
+                continue;
+            }
+            if std::mem::replace(placed, true) {
+                if twice.is_none_or(|(ts, _)| si < ts) {
+                    twice = Some((si, *c));
+                }
+                break;
+            }
+            let key = stages.get(si).and_then(|s| s.sorting_label_key.as_deref());
+            list.push((*c, key.map(|k| c.labels.get(k).unwrap_or(""))));
+        }
+    }
+    for (si, (s, matched)) in stages.iter().zip(matched).enumerate() {
+        if let Some((_, c)) = twice.filter(|(ts, _)| *ts == si) {
+            return Err(format!(
+                "cluster `{}` appears in more than one stages",
+                c.name
+            ));
+        }
         let names = match &s.sorting_label_key {
-            None => matched.iter().map(|c| c.name.clone()).collect(),
+            None => matched.iter().map(|(c, _)| c.name.to_string()).collect(),
             Some(key) => {
                 let mut keyed = Vec::with_capacity(matched.len());
-                for c in &matched {
-                    let v = c.labels.get(key).map(String::as_str).unwrap_or("");
+                for (c, v) in &matched {
+                    let v = v.unwrap_or("");
                     let n = super::intstr::go_atoi(v).ok_or_else(|| {
                         format!(
                             "the sorting label `{key}:{v}` on cluster `{}` is not valid",
                             c.name
                         )
                     })?;
-                    keyed.push((n, c.name.clone()));
+                    keyed.push((n, c.name));
                 }
-                keyed.sort_by(|a, b| {
+                keyed.sort_unstable_by(|a, b| {
                     a.0.cmp(&b.0)
                         .then_with(|| a.1.as_bytes().cmp(b.1.as_bytes()))
                 });
-                keyed.into_iter().map(|(_, n)| n).collect()
+                keyed.into_iter().map(|(_, n)| n.to_string()).collect()
             }
         };
         out.push(ComputedStage {
@@ -396,10 +450,14 @@ pub fn compute_stages(
             clusters: names,
         });
     }
+    if let Some(e) = invalid {
+        return Err(e);
+    }
     // Scheduled clusters in no stage (or without a MemberCluster), in name order.
     let mut placed = sorted.iter().zip(&seen).peekable();
-    let missing: Vec<&String> = selected
+    let missing: Vec<&str> = selected
         .iter()
+        .copied()
         .filter(|name| {
             while placed
                 .next_if(|(c, _)| c.name.as_bytes() < name.as_bytes())
@@ -407,19 +465,18 @@ pub fn compute_stages(
             {}
             !placed
                 .peek()
-                .is_some_and(|(c, done)| c.name == **name && **done)
+                .is_some_and(|(c, done)| c.name == *name && **done)
         })
         .collect();
     if !missing.is_empty() {
-        let shown: Vec<&str> = missing.iter().take(10).map(|s| s.as_str()).collect();
+        let shown: Vec<&str> = missing.iter().take(10).copied().collect();
         return Err(format!(
             "some clusters are not placed in any stage, total {}, showing up to 10: {}",
             missing.len(),
             shown.join(", ")
         ));
     }
-    let mut deletion: Vec<String> = to_delete.iter().cloned().collect();
-    deletion.sort_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
+    let deletion: Vec<String> = to_delete.iter().map(|s| s.to_string()).collect();
     Ok((out, deletion))
 }
 
@@ -567,9 +624,10 @@ struct Exec<'a> {
     done: Vec<usize>,
     /// Per stage: latest success.
     last_done: Vec<Option<i64>>,
-    /// In-flight clusters of every stage, sorted by start time (stuck detection). A sorted Vec:
-    /// at most the stages' concurrency, and no BTreeSet code for this one type in the wasm.
-    inflight_set: Vec<(i64, usize, usize)>,
+    /// In-flight clusters of every stage, sorted by start time (stuck detection). A sorted
+    /// deque: at most the stages' concurrency, no BTreeSet code for this one type in the wasm,
+    /// and the earliest starts (the ones that finish first) leave from the front cheaply.
+    inflight_set: VecDeque<(i64, usize, usize)>,
 }
 
 /// Executes a staged run (R-KF-30 … R-KF-39).
@@ -629,13 +687,16 @@ pub fn execute(stages: &[ExecStage], p: &ExecParams<'_>) -> KfResult {
         approvals: BTreeMap::new(),
         queue: BinaryHeap::new(),
         seq: 0,
-        timeline: Vec::new(),
+        // Each cluster starts and ends once in a plain run; stages and waits add a few.
+        timeline: Vec::with_capacity(
+            2 * stages.iter().map(|s| s.clusters.len()).sum::<usize>() + 8 * n + 4,
+        ),
         cluster_index,
         next_idx: vec![0; n],
         inflight: vec![0; n],
         done: vec![0; n],
         last_done: vec![None; n],
-        inflight_set: Vec::new(),
+        inflight_set: VecDeque::new(),
     };
     for e in p.events {
         if let KfEvent::Approve(t, name) = e {
@@ -684,7 +745,11 @@ impl<'a> Exec<'a> {
             if old == State::Running {
                 self.inflight[s] = self.inflight[s].saturating_sub(1);
                 if let Some(start) = self.c_start[s][c] {
-                    if let Ok(i) = self.inflight_set.binary_search(&(start, s, c)) {
+                    // The earliest start usually ends first: it leaves from the front.
+                    let key = (start, s, c);
+                    if self.inflight_set.front() == Some(&key) {
+                        self.inflight_set.pop_front();
+                    } else if let Ok(i) = self.inflight_set.binary_search(&key) {
                         self.inflight_set.remove(i);
                     }
                 }
@@ -693,8 +758,12 @@ impl<'a> Exec<'a> {
                 State::Running => {
                     self.inflight[s] += 1;
                     if let Some(start) = self.c_start[s][c] {
-                        if let Err(i) = self.inflight_set.binary_search(&(start, s, c)) {
-                            self.inflight_set.insert(i, (start, s, c));
+                        // The clock only moves forward: a start usually goes at the back.
+                        let key = (start, s, c);
+                        if self.inflight_set.back().is_none_or(|b| *b < key) {
+                            self.inflight_set.push_back(key);
+                        } else if let Err(i) = self.inflight_set.binary_search(&key) {
+                            self.inflight_set.insert(i, key);
                         }
                     }
                 }
@@ -910,7 +979,7 @@ impl<'a> Exec<'a> {
         }
         let stuck = self
             .inflight_set
-            .first()
+            .front()
             .is_some_and(|(start, _, _)| t - start >= self.p.stuck_threshold);
         if stuck {
             self.set_run(State::Stuck, "UpdateRunStuck", t);

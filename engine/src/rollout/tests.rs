@@ -200,3 +200,104 @@ fn bad_input_is_an_error_with_a_position_not_a_panic() {
         "kubernetesVersion is required when upgrade.type is Full"
     );
 }
+
+#[test]
+fn clock_gives_what_ts_gives() {
+    let clock = super::Clock::default();
+    let mut ts = vec![
+        0,
+        -1,
+        86_399,
+        86_400,
+        1_748_822_400,
+        1_748_822_399,
+        i64::MIN,
+        i64::MAX,
+        i64::MIN / 2,
+        i64::MAX / 2,
+        8_210_298_412_799,
+        8_210_298_412_800,
+        -8_334_601_228_800,
+        -8_334_601_228_801,
+    ];
+    ts.extend((0..2000).map(|i| 1_748_822_400 + i * 3_611 - 3_000_000));
+    for t in ts {
+        assert_eq!(clock.at(t), super::ts(t), "{t}");
+    }
+}
+
+/// The first run-start failure of the stage-by-stage walk: a sorting label of an earlier stage
+/// before a cluster met again in a later one, and among clusters met again, the earliest stage,
+/// then the first name.
+#[test]
+fn compute_stages_reports_the_walks_first_failure() {
+    use super::staged::{compute_stages, ClusterView, Labels};
+    use crate::model::rollout::StagedUpdateStrategySpec;
+    let clusters = |labels: &[(&str, &str)]| {
+        let text: String = labels
+            .iter()
+            .map(|(name, l)| {
+                format!("apiVersion: cluster.kubernetes-fleet.io/v1\nkind: MemberCluster\nmetadata: {{name: {name}, labels: {{{l}}}}}\n---\n")
+            })
+            .collect();
+        Input::parse_str(&text)
+    };
+    let strategy = |stages: &str| -> StagedUpdateStrategySpec {
+        let input = Input::parse_str(&format!("apiVersion: placement.kubernetes-fleet.io/v1beta1\nkind: ClusterStagedUpdateStrategy\nmetadata: {{name: s}}\nspec:\n  stages:\n{stages}"));
+        match input.documents.first().map(|d| d.decode_at(&"spec".into())) {
+            Some(Ok(s)) => s,
+            other => panic!("{other:?}"),
+        }
+    };
+    let run = |input: &Input, spec: &StagedUpdateStrategySpec| {
+        let views: Vec<ClusterView<'_>> = input
+            .documents
+            .iter()
+            .map(|d| ClusterView {
+                name: d.name.as_deref().unwrap_or_default(),
+                labels: Labels::of(d),
+            })
+            .collect();
+        let mut names: Vec<&str> = views.iter().map(|c| c.name).collect();
+        names.sort_unstable();
+        compute_stages(&spec.stages, &views, &names, &[]).map(|(s, _)| {
+            s.into_iter()
+                .map(|s| (s.name, s.clusters))
+                .collect::<Vec<_>>()
+        })
+    };
+    let three = strategy("  - {name: a, labelSelector: {matchLabels: {ring: a}}, sortingLabelKey: order}\n  - {name: b, labelSelector: {matchLabels: {zone: x}}}\n  - {name: c, labelSelector: {matchLabels: {tier: t}}}\n");
+    // z is met again at stage b, y only at stage c: z is the error although y sorts first.
+    let input = clusters(&[
+        ("y", "ring: a, order: '1', tier: t"),
+        ("z", "ring: a, order: '2', zone: x"),
+    ]);
+    assert_eq!(
+        run(&input, &three),
+        Err("cluster `z` appears in more than one stages".to_string())
+    );
+    // A bad sorting label in stage a comes before the repeat found in stage b.
+    let input = clusters(&[("y", "ring: a, order: q, zone: x")]);
+    assert_eq!(
+        run(&input, &three),
+        Err("the sorting label `order:q` on cluster `y` is not valid".to_string())
+    );
+    // Without failures: stage a sorted by the label, then name.
+    let input = clusters(&[
+        ("w", "ring: a, order: '2'"),
+        ("v", "ring: a, order: '2'"),
+        ("u", "ring: a, order: '10'"),
+        ("t", "zone: x"),
+    ]);
+    assert_eq!(
+        run(&input, &three),
+        Ok(vec![
+            (
+                "a".to_string(),
+                vec!["v".to_string(), "w".into(), "u".into()]
+            ),
+            ("b".to_string(), vec!["t".to_string()]),
+            ("c".to_string(), vec![]),
+        ])
+    );
+}
