@@ -9,7 +9,7 @@
 //! own `de::Error` constructors). The option types keep `Deserialize` for library users;
 //! `tests/options_diff.rs` checks that both readers agree on generated values.
 
-use chrono::{DateTime, FixedOffset, Utc};
+use chrono::{DateTime, Utc};
 use serde::de::{Error as _, Unexpected};
 use serde_json::{Error, Map, Value};
 use std::collections::BTreeMap;
@@ -126,8 +126,7 @@ impl FromJson for DateTime<Utc> {
     /// chrono's serde impl: a string through `FromStr` (relaxed RFC 3339), its error text.
     fn from_json(v: &Value) -> Result<Self, Error> {
         match v {
-            Value::String(s) => s
-                .parse::<DateTime<FixedOffset>>()
+            Value::String(s) => crate::input::rfc3339::parse(s)
                 .map(|t| t.with_timezone(&Utc))
                 .map_err(Error::custom),
             _ => Err(invalid_type(

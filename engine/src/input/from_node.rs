@@ -11,7 +11,7 @@
 
 use super::de::DeError;
 use super::node::{FieldPath, Node, PathSeg, Resolved, Value};
-use chrono::{DateTime, FixedOffset, Utc};
+use chrono::{DateTime, Utc};
 use serde::de::{Error as _, Unexpected};
 use std::collections::BTreeMap;
 
@@ -226,8 +226,7 @@ impl<T: FromNode> FromNode for BTreeMap<String, T> {
 impl FromNode for DateTime<Utc> {
     /// RFC 3339, as chrono's serde impl reads it (its parse error text).
     fn from_node(node: &Node) -> Result<Self, DeError> {
-        str_of(node)?
-            .parse::<DateTime<FixedOffset>>()
+        super::rfc3339::parse(str_of(node)?)
             .map(|t| t.with_timezone(&Utc))
             .map_err(|e| custom_at(node, e))
     }
