@@ -337,7 +337,7 @@ impl<'a> Fields<'a> {
         f: fn(&Value) -> Result<T, Error>,
     ) -> T {
         if self.value(i).is_none() {
-            self.absent(i, Error::missing_field(name));
+            self.absent(i, Some(name));
         }
         self.with(i, f).unwrap_or_default()
     }
@@ -345,20 +345,22 @@ impl<'a> Fields<'a> {
     /// An `Option` field without `#[serde(default)]`: absent from an object is `None`
     /// (serde's implicit default), but an array must still hold it.
     pub(crate) fn opt<T: FromJson>(&mut self, i: usize) -> Option<T> {
-        if self.value(i).is_none() && self.seq.is_some() {
-            self.absent(i, Error::missing_field(""));
+        if self.value(i).is_none() {
+            self.absent(i, None);
         }
         self.with(i, Option::<T>::from_json).flatten()
     }
 
-    /// Records the error of absent field `i` (`missing`: the object form's error).
-    fn absent(&mut self, i: usize, missing: Error) {
-        match &self.seq {
-            Some(expecting) => {
+    /// Records the error of absent field `i`: an array too short, or in an object the missing
+    /// field `name` (`None`: an object may omit it).
+    fn absent(&mut self, i: usize, name: Option<&'static str>) {
+        match (&self.seq, name) {
+            (Some(expecting), _) => {
                 let e = Error::invalid_length(i, &expecting.as_str());
                 self.fail(i, e);
             }
-            None => self.fail(self.after + i, missing),
+            (None, Some(name)) => self.fail(self.after + i, Error::missing_field(name)),
+            (None, None) => {}
         }
     }
 
