@@ -18,15 +18,18 @@ NPM_TARGET := target/npm-wasm
 # The playground's release wasm takes the same route as the package (std rebuilt for size), in
 # its own dir too.
 DIST_TARGET := target/dist-wasm
+# The npm engine also runs the passes until the module stops shrinking (--converge): ~1% of
+# the gzipped .wasm for a slower wasm-opt step, cached below.
+NPM_WASM_OPT_FLAGS := $(WASM_OPT_FLAGS) --converge
 # wasm-opt (binaryen as JS) is the slowest step: its output is cached by a hash of flags + input.
 WASM_OPT_CACHE := target/wasm-opt-cache
-# $(call wasm_opt,IN,OUT,NAME)
+# $(call wasm_opt,IN,OUT,NAME,FLAGS)
 define wasm_opt
 	@mkdir -p $(WASM_OPT_CACHE); \
-	key=$$( { echo '$(WASM_OPT_FLAGS)'; cat $(1); } | sha256sum | cut -c1-16); \
+	key=$$( { echo '$(4)'; cat $(1); } | sha256sum | cut -c1-16); \
 	out=$(WASM_OPT_CACHE)/$(3)-$$key.wasm; \
 	if [ -f $$out ]; then echo "[wasm-opt] $(3): input unchanged, reusing the optimised module"; \
-	else rm -f $(WASM_OPT_CACHE)/$(3)-*.wasm; $(BIN)/wasm-opt $(WASM_OPT_FLAGS) $(1) -o $$out.tmp && mv $$out.tmp $$out; fi; \
+	else rm -f $(WASM_OPT_CACHE)/$(3)-*.wasm; $(BIN)/wasm-opt $(4) $(1) -o $$out.tmp && mv $$out.tmp $$out; fi; \
 	cp $$out $(2)
 endef
 
@@ -51,7 +54,7 @@ dist: setup package
 	@rm -rf dist target/web-bindgen && mkdir -p dist target/web-bindgen
 	@$(ENV); wasm-bindgen --target web --no-typescript --out-dir target/web-bindgen --out-name fleet_playground \
 		$(DIST_TARGET)-$$PKG_ROUTE/$(WASM_TARGET)/release/fleet-playground.wasm
-	$(call wasm_opt,target/web-bindgen/fleet_playground_bg.wasm,dist/fleet_playground_bg.wasm,playground)
+	$(call wasm_opt,target/web-bindgen/fleet_playground_bg.wasm,dist/fleet_playground_bg.wasm,playground,$(WASM_OPT_FLAGS))
 	@cp target/web-bindgen/fleet_playground.js dist/
 	@cp -r static/. dist/
 	@mkdir -p dist/embed/engine && cp $(PKG)/index.js $(PKG)/fleet_policy.js $(PKG)/fleet_policy_bg.wasm dist/embed/engine/
@@ -97,7 +100,7 @@ package: setup
 	@rm -rf target/npm-bindgen $(PKG) && mkdir -p target/npm-bindgen $(PKG)
 	@$(ENV); wasm-bindgen --target web --no-typescript --out-dir target/npm-bindgen --out-name fleet_policy \
 		$(NPM_TARGET)-$$PKG_ROUTE/$(WASM_TARGET)/release/fleet_policy.wasm
-	$(call wasm_opt,target/npm-bindgen/fleet_policy_bg.wasm,$(PKG)/fleet_policy_bg.wasm,npm)
+	$(call wasm_opt,target/npm-bindgen/fleet_policy_bg.wasm,$(PKG)/fleet_policy_bg.wasm,npm,$(NPM_WASM_OPT_FLAGS))
 	@cargo run -q -p fleet-policy-typegen -- engine/src $(TS_ROOTS) > target/npm-bindgen/types.d.ts
 	@node engine/npm/assemble.mjs target/npm-bindgen target/npm-bindgen/types.d.ts $(PKG)
 	@rm -f fleet-policy-*.tgz && npm pack --silent --pack-destination . ./$(PKG) >/dev/null

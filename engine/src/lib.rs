@@ -31,6 +31,7 @@
 pub mod disruption;
 pub mod input;
 pub mod model;
+pub mod options_json;
 pub mod placement;
 pub mod report;
 pub mod rollout;

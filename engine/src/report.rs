@@ -39,11 +39,12 @@ impl EvaluateOptions {
 }
 
 /// Decodes an engine's options from a JSON object, with a message naming the bad option.
-/// Reads the object in place (`&Value` is a deserializer): no copy of it per engine.
-pub fn options_from_json<T: serde::de::DeserializeOwned>(
+/// Reads the object in place: no copy of it per engine. Same acceptance and messages as the
+/// types' serde `Deserialize` (see [`crate::options_json`] for why not serde).
+pub fn options_from_json<T: crate::options_json::FromJson>(
     value: &serde_json::Value,
 ) -> Result<T, String> {
-    T::deserialize(value).map_err(|e| format!("invalid options: {e}"))
+    T::from_json(value).map_err(|e| format!("invalid options: {e}"))
 }
 
 /// Result of [`crate::evaluate`]: whichever engines applied.

@@ -87,6 +87,21 @@ impl BudgetOptions {
     }
 }
 
+impl crate::options_json::FromJson for BudgetOptions {
+    fn from_json(v: &serde_json::Value) -> Result<Self, serde_json::Error> {
+        use crate::options_json::{Fields, Via};
+        let fields: &[&[&str]] = &[&["at"], &["horizon"], &["karpenterVersion"]];
+        let mut f = Fields::read(v, "struct BudgetOptions", fields, Some(Via::Value))?;
+        let out = BudgetOptions {
+            at: f.req(0, "at"),
+            horizon: f.or(1, None),
+            karpenter_version: f.or(2, None),
+        };
+        f.finish()?;
+        Ok(out)
+    }
+}
+
 /// Default timeline horizon.
 pub const DEFAULT_HORIZON_HOURS: i64 = 168;
 /// How far ahead `activeUntil`/`nextOpen` look: one 400-year Gregorian cycle, after which

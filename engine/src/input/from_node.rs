@@ -11,7 +11,7 @@
 
 use super::de::DeError;
 use super::node::{FieldPath, Node, PathSeg, Resolved, Value};
-use chrono::{DateTime, FixedOffset, Utc};
+use chrono::{DateTime, Utc};
 use serde::de::{Error as _, Unexpected};
 use std::collections::BTreeMap;
 
@@ -226,8 +226,7 @@ impl<T: FromNode> FromNode for BTreeMap<String, T> {
 impl FromNode for DateTime<Utc> {
     /// RFC 3339, as chrono's serde impl reads it (its parse error text).
     fn from_node(node: &Node) -> Result<Self, DeError> {
-        str_of(node)?
-            .parse::<DateTime<FixedOffset>>()
+        super::rfc3339::parse(str_of(node)?)
             .map(|t| t.with_timezone(&Utc))
             .map_err(|e| custom_at(node, e))
     }
@@ -376,6 +375,92 @@ pub fn no_variant_matches(node: &Node, name: &str) -> DeError {
         Ok(_) => DeError::custom(format!(
             "data did not match any variant of untagged enum {name}"
         )),
+    }
+}
+
+/// [`ArmResource`](crate::model::rollout::ArmResource) but its `properties`.
+struct ArmHead {
+    api_version: Option<String>,
+    kind: Option<String>,
+    metadata: Option<crate::model::ObjectMeta>,
+    name: Option<Option<String>>,
+    id: Option<Option<String>>,
+    resource_type: Option<Option<String>>,
+    e_tag: Option<Option<String>>,
+    system_data: Option<Option<serde_json::Value>>,
+    cluster: Option<Option<crate::model::rollout::ManagedClusterFacts>>,
+}
+
+/// The derive's decoding of an ARM resource (same order, names and errors), with
+/// `properties` handed to `props`: the part that does not depend on the properties type is
+/// compiled once instead of once per resource kind.
+fn arm_head(
+    node: &Node,
+    props: &mut dyn FnMut(&Node, &Node) -> Result<(), DeError>,
+) -> Result<ArmHead, DeError> {
+    const FIELDS: &[&str] = &[
+        "apiVersion",
+        "kind",
+        "metadata",
+        "name",
+        "id",
+        "type",
+        "eTag",
+        "systemData",
+        "properties",
+        "cluster",
+    ];
+    let mut h = ArmHead {
+        api_version: None,
+        kind: None,
+        metadata: None,
+        name: None,
+        id: None,
+        resource_type: None,
+        e_tag: None,
+        system_data: None,
+        cluster: None,
+    };
+    for (k, v) in map_entries(node)? {
+        match key_str(k)? {
+            "apiVersion" => set(&mut h.api_version, node, "apiVersion", k, v)?,
+            "kind" => set(&mut h.kind, node, "kind", k, v)?,
+            "metadata" => set(&mut h.metadata, node, "metadata", k, v)?,
+            "name" => set(&mut h.name, node, "name", k, v)?,
+            "id" => set(&mut h.id, node, "id", k, v)?,
+            "type" => set(&mut h.resource_type, node, "type", k, v)?,
+            "eTag" => set(&mut h.e_tag, node, "eTag", k, v)?,
+            "systemData" => set(&mut h.system_data, node, "systemData", k, v)?,
+            "properties" => props(k, v)?,
+            "cluster" => set(&mut h.cluster, node, "cluster", k, v)?,
+            other => other_field(k, other, true, FIELDS)?,
+        }
+    }
+    Ok(h)
+}
+
+impl<P: FromNode> FromNode for crate::model::rollout::ArmResource<P> {
+    fn from_node(node: &Node) -> Result<Self, DeError> {
+        let mut properties: Option<P> = None;
+        let h = arm_head(node, &mut |k, v| {
+            set(&mut properties, node, "properties", k, v)
+        })?;
+        // Required fields in declaration order: the first missing one is the error.
+        let api_version = required(h.api_version, node, "apiVersion")?;
+        let kind = required(h.kind, node, "kind")?;
+        let properties = required(properties, node, "properties")?;
+        Ok(crate::model::rollout::ArmResource {
+            api_version,
+            kind,
+            metadata: h.metadata.unwrap_or_default(),
+            name: h.name.unwrap_or_default(),
+            id: h.id.unwrap_or_default(),
+            resource_type: h.resource_type.unwrap_or_default(),
+            e_tag: h.e_tag.unwrap_or_default(),
+            system_data: h.system_data.unwrap_or_default(),
+            properties,
+            cluster: h.cluster.unwrap_or_default(),
+        })
     }
 }
 

@@ -8,6 +8,7 @@ pub mod from_node;
 pub mod kinds;
 pub mod node;
 pub mod quantity;
+pub mod rfc3339;
 
 pub use diagnostics::{Diagnostic, Severity, Span};
 pub use documents::{Document, Input, Source};

@@ -22,7 +22,9 @@ pub const AZURE_API_VERSION: &str = "azure.fleet-policy.dev/v1";
 // ---------------------------------------------------------------------------------------------
 
 /// An ARM resource as YAML: `metadata.name` (or ARM's top-level `name`) and `properties`.
-#[derive(Debug, Clone, Deserialize, fleet_policy_derive::FromNode)]
+/// (`FromNode` is written by hand in `input::from_node`: one non-generic decoder for the
+/// fields but `properties` instead of the derive's copy per `P`.)
+#[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ArmResource<P> {
     /// Our apiVersion.

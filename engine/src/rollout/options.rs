@@ -1,8 +1,12 @@
 //! Options of a rollout evaluation: the instant, the simulation inputs (durations, what-ifs)
 //! and the switches for rollout.md's [ASSUME] items, each with its stated default.
 
+use crate::options_json::{
+    entries_but, rest, unit_enum, variant_identifier, Fields, FromJson, Via,
+};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
+use serde_json::{Error, Value};
 use std::collections::BTreeMap;
 
 /// Options of a rollout evaluation. Every field but `at` has a default, so the CLI's
@@ -76,6 +80,68 @@ fn string_or_list<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>,
     })
 }
 
+/// [`string_or_list`] over a JSON value (the untagged enum's error when neither).
+fn one_or_many(v: &Value) -> Result<Vec<String>, Error> {
+    match v {
+        Value::String(s) => Ok(s
+            .split(',')
+            .map(str::trim)
+            .filter(|x| !x.is_empty())
+            .map(str::to_string)
+            .collect()),
+        Value::Array(a) if a.iter().all(Value::is_string) => {
+            a.iter().map(String::from_json).collect()
+        }
+        _ => Err(<Error as serde::de::Error>::custom(
+            "data did not match any variant of untagged enum OneOrMany",
+        )),
+    }
+}
+
+/// RolloutOptions' fields (camelCase), in declaration order.
+const ROLLOUT_FIELDS: &[&[&str]] = &[
+    &["at"],
+    &["start"],
+    &["observe"],
+    &["defaultDuration"],
+    &["durations"],
+    &["events"],
+    &["fail"],
+    &["pending"],
+    &["skip"],
+    &["approveAll"],
+    &["horizonDays"],
+    &["azure"],
+    &["kubefleet"],
+];
+
+impl FromJson for RolloutOptions {
+    fn from_json(v: &Value) -> Result<Self, Error> {
+        // `extra` is flattened: serde reads the struct as a map only (no array form).
+        let mut f = Fields::read(v, "struct RolloutOptions", ROLLOUT_FIELDS, None)?;
+        let out = RolloutOptions {
+            at: f.req(0, "at"),
+            start: f.or(1, None),
+            observe: f.or(2, None),
+            default_duration: f.or(3, None),
+            durations: f.or(4, BTreeMap::new()),
+            events: f.or(5, Vec::new()),
+            fail: f.with(6, one_or_many).unwrap_or_default(),
+            pending: f.with(7, one_or_many).unwrap_or_default(),
+            skip: f.with(8, one_or_many).unwrap_or_default(),
+            approve_all: f.or(9, false),
+            horizon_days: f
+                .with(10, u32::from_json)
+                .unwrap_or_else(default_horizon_days),
+            azure: f.or(11, AzureOptions::default()),
+            kubefleet: f.or(12, KubeFleetOptions::default()),
+            extra: rest(v, ROLLOUT_FIELDS),
+        };
+        f.finish()?;
+        Ok(out)
+    }
+}
+
 fn default_horizon_days() -> u32 {
     366
 }
@@ -122,11 +188,11 @@ impl RolloutOptions {
                 _ => return Err(format!("unknown rollout option \"{k}\"")),
             }
         }
-        // Read through `&Value`, the one JSON deserializer the options use (options_from_json).
-        out.azure = AzureOptions::deserialize(&azure)
-            .map_err(|e| format!("invalid rollout option: {e}"))?;
-        out.kubefleet = KubeFleetOptions::deserialize(&kf)
-            .map_err(|e| format!("invalid rollout option: {e}"))?;
+        // Read as the options object reads them (options_from_json).
+        out.azure =
+            AzureOptions::from_json(&azure).map_err(|e| format!("invalid rollout option: {e}"))?;
+        out.kubefleet =
+            KubeFleetOptions::from_json(&kf).map_err(|e| format!("invalid rollout option: {e}"))?;
         out.extra.clear();
         Ok(out)
     }
@@ -205,8 +271,128 @@ pub enum WhatIf {
     },
 }
 
+/// WhatIf's tags (`action`), in declaration order.
+const WHAT_IF_ACTIONS: &[&str] = &[
+    "stop",
+    "start",
+    "approve",
+    "skip",
+    "fail",
+    "pending",
+    "binding-condition",
+    "binding-spec-change",
+];
+
+impl FromJson for WhatIf {
+    /// serde's internally tagged enum: the tag first (an object's `action`, or an array's
+    /// first element), then the variant's fields from the rest, through serde's `Content`.
+    fn from_json(v: &Value) -> Result<Self, Error> {
+        let missing = || <Error as serde::de::Error>::missing_field("action");
+        let (tag, body) = match v {
+            Value::Object(m) => match m.get("action") {
+                Some(t) => (t, Body::Entries(entries_but(m, "action"))),
+                None => return Err(missing()),
+            },
+            Value::Array(a) => match a.split_first() {
+                Some((t, rest)) => (t, Body::Elements(rest)),
+                None => return Err(missing()),
+            },
+            _ => {
+                return Err(crate::options_json::invalid_type(
+                    v,
+                    "internally tagged enum WhatIf",
+                ))
+            }
+        };
+        let action = variant_identifier(tag, WHAT_IF_ACTIONS)?;
+        let (name, fields): (&str, &[&[&str]]) = match action {
+            0 => ("struct variant WhatIf::Stop", &[&["at"]]),
+            1 => ("struct variant WhatIf::Start", &[&["at"]]),
+            2 => ("struct variant WhatIf::Approve", &[&["at"], &["request"]]),
+            3 => (
+                "struct variant WhatIf::Skip",
+                &[&["at"], &["type"], &["name"]],
+            ),
+            4 => (
+                "struct variant WhatIf::Fail",
+                &[&["at"], &["member", "cluster"]],
+            ),
+            5 => (
+                "struct variant WhatIf::Pending",
+                &[&["at"], &["member", "cluster"]],
+            ),
+            6 => (
+                "struct variant WhatIf::BindingCondition",
+                &[&["at"], &["cluster"], &["condition"]],
+            ),
+            _ => (
+                "struct variant WhatIf::BindingSpecChange",
+                &[&["at"], &["cluster"], &["state"]],
+            ),
+        };
+        let mut f = match body {
+            Body::Entries(e) => Fields::entries(e, fields),
+            Body::Elements(a) => Fields::elements(a, name, fields.len(), true),
+        };
+        let at = f.opt(0);
+        let out = match action {
+            0 => WhatIf::Stop { at },
+            1 => WhatIf::Start { at },
+            2 => WhatIf::Approve {
+                at,
+                request: f.req(1, "request"),
+            },
+            3 => WhatIf::Skip {
+                at,
+                target_type: f.req(1, "type"),
+                name: f.req(2, "name"),
+            },
+            4 => WhatIf::Fail {
+                at,
+                member: f.req(1, "member"),
+            },
+            5 => WhatIf::Pending {
+                at,
+                member: f.req(1, "member"),
+            },
+            6 => WhatIf::BindingCondition {
+                at,
+                cluster: f.req(1, "cluster"),
+                condition: f.req_with(2, "condition", ConditionChange::from_content),
+            },
+            _ => WhatIf::BindingSpecChange {
+                at,
+                cluster: f.req(1, "cluster"),
+                state: f.or(2, None),
+            },
+        };
+        f.finish()?;
+        Ok(out)
+    }
+}
+
+/// A tagged variant's fields: an object's other entries or an array's other elements.
+enum Body<'a> {
+    Entries(Vec<(&'a str, &'a Value)>),
+    Elements(&'a [Value]),
+}
+
+impl ConditionChange {
+    /// As serde reads it inside a tagged variant (through `Content`).
+    fn from_content(v: &Value) -> Result<Self, Error> {
+        let fields: &[&[&str]] = &[&["type"], &["status"]];
+        let mut f = Fields::read(v, "struct ConditionChange", fields, Some(Via::Content))?;
+        let out = ConditionChange {
+            condition_type: f.req(0, "type"),
+            status: f.req(1, "status"),
+        };
+        f.finish()?;
+        Ok(out)
+    }
+}
+
 /// A condition as set by a what-if.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ConditionChange {
     /// Condition type (`Applied`, `Available`).
@@ -216,10 +402,11 @@ pub struct ConditionChange {
     pub status: String,
 }
 
-/// Target type of an Azure `skip` action.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+/// Target type of an Azure `skip` action. (`Default` is the options reader's placeholder.)
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize)]
 pub enum SkipTarget {
     /// One member.
+    #[default]
     Member,
     /// A group and its members.
     Group,
@@ -352,5 +539,90 @@ impl Default for KubeFleetOptions {
             rolling_change: RollingChange::InPlace,
             untrackable_resources: false,
         }
+    }
+}
+
+unit_enum!(SkipTarget {
+    Member = "Member",
+    Group = "Group",
+    Stage = "Stage",
+    AfterStageWait = "AfterStageWait",
+});
+unit_enum!(SiblingGroupsOnFailure {
+    Stopped = "Stopped",
+    Failed = "Failed",
+});
+unit_enum!(UngroupedMembers {
+    Exclude = "exclude",
+    Error = "error",
+});
+unit_enum!(EmptyGroups {
+    Error = "error",
+    Warning = "warning",
+});
+unit_enum!(AllSkippedRunState {
+    Skipped = "Skipped",
+    Completed = "Completed",
+});
+unit_enum!(TieBreak {
+    BucketWindowStartName = "bucket,windowStart,name",
+    BucketName = "bucket,name",
+});
+unit_enum!(RollingChange {
+    InPlace = "inPlace",
+    FirstPlacement = "firstPlacement",
+});
+
+impl FromJson for AzureOptions {
+    /// `#[serde(default)]` on the struct: every absent field takes the default's value.
+    fn from_json(v: &Value) -> Result<Self, Error> {
+        let fields: &[&[&str]] = &[
+            &["fourHourBoundaryInclusive"],
+            &["tieBreak"],
+            &["reevaluateBucketsEachPick"],
+            &["skippedStageRunsWait"],
+            &["siblingGroupsOnFailure"],
+            &["ungroupedMembers"],
+            &["allStagesSkippedRunState"],
+            &["emptyGroups"],
+            &["afterStageWaitWarnSeconds"],
+        ];
+        let mut f = Fields::read(v, "struct AzureOptions", fields, Some(Via::Value))?;
+        let d = AzureOptions::default();
+        let out = AzureOptions {
+            four_hour_boundary_inclusive: f.or(0, d.four_hour_boundary_inclusive),
+            tie_break: f.or(1, d.tie_break),
+            reevaluate_buckets_each_pick: f.or(2, d.reevaluate_buckets_each_pick),
+            skipped_stage_runs_wait: f.or(3, d.skipped_stage_runs_wait),
+            sibling_groups_on_failure: f.or(4, d.sibling_groups_on_failure),
+            ungrouped_members: f.or(5, d.ungrouped_members),
+            all_stages_skipped_run_state: f.or(6, d.all_stages_skipped_run_state),
+            empty_groups: f.or(7, d.empty_groups),
+            after_stage_wait_warn_seconds: f.or(8, d.after_stage_wait_warn_seconds),
+        };
+        f.finish()?;
+        Ok(out)
+    }
+}
+
+impl FromJson for KubeFleetOptions {
+    /// `#[serde(default)]` on the struct: every absent field takes the default's value.
+    fn from_json(v: &Value) -> Result<Self, Error> {
+        let fields: &[&[&str]] = &[
+            &["rejectDuplicateStageNames"],
+            &["stuckThreshold"],
+            &["rollingChange"],
+            &["untrackableResources"],
+        ];
+        let mut f = Fields::read(v, "struct KubeFleetOptions", fields, Some(Via::Value))?;
+        let d = KubeFleetOptions::default();
+        let out = KubeFleetOptions {
+            reject_duplicate_stage_names: f.or(0, d.reject_duplicate_stage_names),
+            stuck_threshold: f.or(1, d.stuck_threshold),
+            rolling_change: f.or(2, d.rolling_change),
+            untrackable_resources: f.or(3, d.untrackable_resources),
+        };
+        f.finish()?;
+        Ok(out)
     }
 }
