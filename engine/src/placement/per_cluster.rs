@@ -5,7 +5,7 @@
 use super::report::{Decision, PlacementResult};
 use super::schedule::PlacementType;
 use super::status::ReasonText;
-use serde::{Serialize, Serializer};
+use serde::Serialize;
 
 /// One `perClusterPlacementStatuses[]` entry, a view of a decision.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -81,11 +81,6 @@ impl PerClusterStatuses {
             .map(|d| entry(None, "False", "ScheduleFailed", &d.reason));
         selected.chain(failed)
     }
-
-    /// The entries as a serialisable list.
-    pub(super) fn view(self, decisions: &[Decision]) -> impl Serialize + '_ {
-        View(self, decisions)
-    }
 }
 
 fn entry<'a>(
@@ -102,14 +97,6 @@ fn entry<'a>(
             reason,
             message,
         }],
-    }
-}
-
-struct View<'a>(PerClusterStatuses, &'a [Decision]);
-
-impl Serialize for View<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.0.entries(self.1))
     }
 }
 

@@ -6,7 +6,6 @@ use super::per_cluster::{PerClusterPlacementStatus, PerClusterStatuses};
 use super::status::ReasonText;
 use crate::input::Diagnostic;
 use crate::selectors::LabelMismatch;
-use serde::ser::SerializeStruct;
 use serde::{Serialize, Serializer};
 use std::sync::Arc;
 
@@ -74,38 +73,79 @@ impl PlacementResult {
 
 impl Serialize for PlacementResult {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        // As `#[derive(Serialize)]` with `rename_all = "camelCase"` would write it, with
-        // `perClusterPlacementStatuses` made from the decisions while writing.
-        let optional =
-            usize::from(self.namespace.is_some()) + usize::from(self.cycle_error.is_some());
-        let mut s = serializer.serialize_struct("PlacementResult", 13 + optional)?;
-        s.serialize_field("name", &self.name)?;
-        if self.namespace.is_some() {
-            s.serialize_field("namespace", &self.namespace)?;
-        } else {
-            s.skip_field("namespace")?;
+        json::PlacementResult::from(self).serialize(serializer)
+    }
+}
+
+/// The serialised shape of a [`PlacementResult`]. It has the same name on purpose: the npm
+/// package's TypeScript declarations are generated from the struct that derives `Serialize`.
+mod json {
+    use super::{Condition, CycleErrorReport, Decision, Filtered, Picked};
+    use crate::placement::per_cluster::PerClusterPlacementStatus;
+    use serde::Serialize;
+
+    /// The scheduling outcome of one placement.
+    // As written: `perClusterPlacementStatuses` are made from the decisions while writing.
+    #[derive(Serialize)]
+    #[serde(rename_all = "camelCase")]
+    pub(super) struct PlacementResult<'a> {
+        /// `metadata.name` of the placement.
+        name: &'a str,
+        /// `metadata.namespace` (ResourcePlacement only).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        namespace: Option<&'a str>,
+        /// `ClusterResourcePlacement` or `ResourcePlacement`.
+        kind: &'a str,
+        /// `PickAll`, `PickN` or `PickFixed` after defaulting.
+        placement_type: &'a str,
+        /// `accepted`, or `rejected` when the CRD schema or the webhook would refuse the policy
+        /// (the errors say why); the scheduling outcome is then what the scheduler would do if
+        /// the object reached it anyway.
+        validation: &'a str,
+        /// Clusters picked by this run, in pick order.
+        picked: &'a [Picked],
+        /// Scored but not picked clusters of the last cycle, best first (PickN).
+        not_picked: &'a [Picked],
+        /// Clusters rejected by a filter in the last cycle, by name.
+        filtered: &'a [Filtered],
+        /// Clusters whose existing bindings for this policy stay selected.
+        kept: &'a [String],
+        /// Clusters whose existing bindings this run marks Unscheduled.
+        unscheduled: &'a [String],
+        /// The policy snapshot's `status.clusterDecisions` as the scheduler writes them.
+        decisions: &'a [Decision],
+        /// The `Scheduled` condition.
+        condition: &'a Condition,
+        /// The CRP's `status.perClusterPlacementStatuses` (only their `Scheduled` condition).
+        per_cluster_placement_statuses: Vec<PerClusterPlacementStatus<'a>>,
+        /// Set when the scheduling cycle aborts with an error (no bindings change, no status is
+        /// written; the scheduler retries).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        cycle_error: Option<&'a CycleErrorReport>,
+        /// Number of scheduling cycles run (topology spread constraints pick one per cycle).
+        cycles: usize,
+    }
+
+    impl<'a> From<&'a super::PlacementResult> for PlacementResult<'a> {
+        fn from(r: &'a super::PlacementResult) -> Self {
+            PlacementResult {
+                name: &r.name,
+                namespace: r.namespace.as_deref(),
+                kind: &r.kind,
+                placement_type: &r.placement_type,
+                validation: &r.validation,
+                picked: &r.picked,
+                not_picked: &r.not_picked,
+                filtered: &r.filtered,
+                kept: &r.kept,
+                unscheduled: &r.unscheduled,
+                decisions: &r.decisions,
+                condition: &r.condition,
+                per_cluster_placement_statuses: r.per_cluster_placement_statuses().collect(),
+                cycle_error: r.cycle_error.as_ref(),
+                cycles: r.cycles,
+            }
         }
-        s.serialize_field("kind", &self.kind)?;
-        s.serialize_field("placementType", &self.placement_type)?;
-        s.serialize_field("validation", &self.validation)?;
-        s.serialize_field("picked", &self.picked)?;
-        s.serialize_field("notPicked", &self.not_picked)?;
-        s.serialize_field("filtered", &self.filtered)?;
-        s.serialize_field("kept", &self.kept)?;
-        s.serialize_field("unscheduled", &self.unscheduled)?;
-        s.serialize_field("decisions", &self.decisions)?;
-        s.serialize_field("condition", &self.condition)?;
-        s.serialize_field(
-            "perClusterPlacementStatuses",
-            &self.per_cluster.view(&self.decisions),
-        )?;
-        if self.cycle_error.is_some() {
-            s.serialize_field("cycleError", &self.cycle_error)?;
-        } else {
-            s.skip_field("cycleError")?;
-        }
-        s.serialize_field("cycles", &self.cycles)?;
-        s.end()
     }
 }
 

@@ -402,7 +402,8 @@ pub struct ConditionChange {
     pub status: String,
 }
 
-/// Target type of an Azure `skip` action. (`Default` is the options reader's placeholder.)
+/// Target type of an Azure `skip` action.
+// `Default` is only the options reader's placeholder.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize)]
 pub enum SkipTarget {
     /// One member.

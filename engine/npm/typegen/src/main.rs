@@ -19,6 +19,13 @@ use std::process::ExitCode;
 use quote::ToTokens;
 use syn::{Attribute, Fields, GenericArgument, Item, PathArguments, Type};
 
+/// Result types whose `Serialize` is written by hand (no derive to read), with the TypeScript
+/// of what they write. The npm tests check real results against the declarations with `tsc`.
+const HAND_SERIALISED: &[(&str, &str)] = &[
+    // placement::status::ReasonText: the reason's text, written from its data.
+    ("ReasonText", "string"),
+];
+
 /// Direction of a type: what serde writes (results) or what it reads (options).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
 enum Mode {
@@ -328,6 +335,17 @@ impl Gen {
         }
     }
 
+    /// Whether serde reads or writes definition `i` in direction `mode`: a type alias, or a
+    /// type deriving `Serialize` (results) or `Deserialize` (inputs).
+    fn serde_def(&self, i: usize, mode: Mode) -> bool {
+        let wanted = if mode == Mode::Out {
+            "Serialize"
+        } else {
+            "Deserialize"
+        };
+        matches!(self.defs[i].item, Item::Type(_)) || derives(self.def_attrs(i)).contains(wanted)
+    }
+
     /// Finds the definition a path names, seen from `from` (a definition's module).
     fn resolve(&self, path: &syn::Path, from: &[String], mode: Mode) -> Option<usize> {
         let ident = path.segments.last()?.ident.to_string();
@@ -338,17 +356,9 @@ impl Gen {
             .map(|s| s.ident.to_string())
             .filter(|s| s != "crate" && s != "super" && s != "self")
             .collect();
-        let wanted = if mode == Mode::Out {
-            "Serialize"
-        } else {
-            "Deserialize"
-        };
         let candidates: Vec<usize> = (0..self.defs.len())
             .filter(|&i| self.def_ident(i) == ident)
-            .filter(|&i| {
-                matches!(self.defs[i].item, Item::Type(_))
-                    || derives(self.def_attrs(i)).contains(wanted)
-            })
+            .filter(|&i| self.serde_def(i, mode))
             .filter(|&i| {
                 let m = &self.defs[i].module;
                 prefix.is_empty()
@@ -375,7 +385,13 @@ impl Gen {
             return n.clone();
         }
         let ident = self.def_ident(i);
-        let clash = (0..self.defs.len()).any(|j| j != i && self.def_ident(j) == ident);
+        // Only types serde knows clash: a hand-serialised type (no derive) may name its
+        // serialised shape with a same-named derived struct.
+        let clash = (0..self.defs.len()).any(|j| {
+            j != i
+                && self.def_ident(j) == ident
+                && (self.serde_def(j, Mode::Out) || self.serde_def(j, Mode::In))
+        });
         let mut name = if clash {
             let top = self.defs[i].module.first().cloned().unwrap_or_default();
             rename_field(&top, Some("PascalCase")) + &ident
@@ -496,6 +512,12 @@ impl Gen {
                 "JsonValue".into()
             }
             "Map" if full.contains("serde_json") => "{ [key: string]: JsonValue }".into(),
+            hand if mode == Mode::Out && HAND_SERIALISED.iter().any(|(n, _)| *n == hand) => {
+                HAND_SERIALISED
+                    .iter()
+                    .find(|(n, _)| *n == hand)
+                    .map_or_else(String::new, |(_, ts)| (*ts).to_string())
+            }
             "Option" => {
                 let inner = first(self, &args);
                 format!("{inner} | null")
