@@ -45,7 +45,7 @@ pub(crate) struct KubeFleetInput<'a> {
 fn binding_fields(doc: &Document) -> Option<(Option<&str>, &str)> {
     use crate::input::from_node::str_of;
     // `decode_at("spec")` decodes the deepest node of the path that exists.
-    let spec = doc.root.get("spec").unwrap_or(&doc.root);
+    let spec = doc.spec().unwrap_or(&doc.root);
     let mut state = None;
     let mut cluster = None;
     let mut snapshot = false;
@@ -93,9 +93,7 @@ pub(crate) fn read<'a>(
         let name = doc.name.as_deref().unwrap_or_default();
         let labels = staged::Labels::of(doc);
         if let Some(d) = doc
-            .root
-            .get("metadata")
-            .and_then(|m| m.get("annotations"))
+            .annotations()
             .and_then(|a| a.get(DURATION_ANNOTATION))
             .and_then(|v| v.as_scalar())
         {

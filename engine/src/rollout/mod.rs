@@ -100,7 +100,7 @@ pub fn applies(input: &Input) -> bool {
     input.documents.iter().any(|d| {
         ROLLOUT_KINDS.contains(&d.kind.as_str())
             || (d.kind == "ClusterResourcePlacement"
-                && d.root.get("spec").and_then(|s| s.get("strategy")).is_some())
+                && d.spec().and_then(|s| s.get("strategy")).is_some())
     })
 }
 
