@@ -596,6 +596,68 @@ impl MarkedEventReceiver for Builder {
 mod tests {
     use super::*;
 
+    /// The recorded entries find what the key scans find (the first of a repeated key,
+    /// nothing for a missing or non-mapping field), and kinds filter as by name.
+    #[test]
+    fn layout_lookups_agree_with_scans() {
+        let texts = [
+            "metadata: {name: a, labels: {x: '1', y: '2'}, annotations: {k: v}}\nspec: {s: 1}",
+            "metadata: {labels: {x: '1'}, labels: {x: '2'}}\nspec: 1\nspec: 2",
+            "metadata: {name: a}\nmetadata: {labels: {x: y}}",
+            "metadata: [a]\nspec: ~",
+            "metadata: {labels: [a], annotations: 3}",
+            "metadata: {'labels': {x: z}, \"annotations\": {a: b}}\n'spec': {}",
+            "kind: MemberCluster",
+        ];
+        for (i, body) in texts.iter().enumerate() {
+            let text = format!(
+                "apiVersion: cluster.kubernetes-fleet.io/v1\nkind: MemberCluster\n{body}\n---\n\
+                 apiVersion: placement.kubernetes-fleet.io/v1beta1\nkind: ClusterResourceBinding\n{body}\n"
+            );
+            let input = Input::parse_str(&text);
+            for doc in &input.documents {
+                let meta = doc.root.get("metadata");
+                assert_eq!(
+                    doc.metadata().map(|n| n as *const Node),
+                    meta.map(|n| n as *const Node),
+                    "{i}"
+                );
+                assert_eq!(
+                    doc.spec().map(|n| n as *const Node),
+                    doc.root.get("spec").map(|n| n as *const Node),
+                    "{i}"
+                );
+                let labels = meta
+                    .and_then(|m| m.get("labels"))
+                    .and_then(Node::as_map)
+                    .unwrap_or(&[]);
+                assert_eq!(doc.labels_map().as_ptr(), labels.as_ptr(), "{i}");
+                assert_eq!(doc.labels_map().len(), labels.len(), "{i}");
+                let ann = meta.and_then(|m| m.get("annotations"));
+                assert_eq!(
+                    doc.annotations().map(|n| n as *const Node),
+                    ann.map(|n| n as *const Node),
+                    "{i}"
+                );
+            }
+            for kind in [
+                "MemberCluster",
+                "ClusterResourceBinding",
+                "FleetMember",
+                "NoSuchKind",
+            ] {
+                let by_id: Vec<_> = input.of_kind(kind).map(|d| d.index).collect();
+                let by_name: Vec<_> = input
+                    .documents
+                    .iter()
+                    .filter(|d| d.kind == kind)
+                    .map(|d| d.index)
+                    .collect();
+                assert_eq!(by_id, by_name, "{i} {kind}");
+            }
+        }
+    }
+
     #[test]
     fn multi_document_with_spans_and_lists() {
         let text = "\
