@@ -176,6 +176,14 @@ impl Document {
             .filter_map(|(k, v)| Some((k.as_scalar()?, v.as_scalar()?)))
     }
 
+    /// Whether this manifest is of `kind`, whose [`kinds::id`] is `id`.
+    fn is_kind(&self, id: Option<u16>, kind: &str) -> bool {
+        match (id, self.layout.kind) {
+            (Some(a), Some(b)) => a == b,
+            _ => self.kind == kind,
+        }
+    }
+
     /// `metadata` (as `root.get("metadata")`, without the key scan).
     pub fn metadata(&self) -> Option<&Node> {
         value_at(&self.root, self.layout.metadata)
@@ -230,12 +238,22 @@ impl Input {
         // Known kinds compare by id, which lives in the document itself: the kind strings,
         // allocated one per document, are not read.
         let id = kinds::id(kind);
-        self.documents
-            .iter()
-            .filter(move |d| match (id, d.layout.kind) {
-                (Some(a), Some(b)) => a == b,
-                _ => d.kind == kind,
-            })
+        self.documents.iter().filter(move |d| d.is_kind(id, kind))
+    }
+
+    /// The manifests of each of `kinds`, in input order, found in one pass over the
+    /// documents (a reader of several kinds touches each document once, not once per kind).
+    pub fn of_kinds<'a, const N: usize>(&'a self, kinds: [&str; N]) -> [Vec<&'a Document>; N] {
+        let ids = kinds.map(kinds::id);
+        let mut out = std::array::from_fn(|_| Vec::new());
+        for d in &self.documents {
+            for ((kind, id), list) in kinds.iter().zip(ids).zip(out.iter_mut()) {
+                if d.is_kind(id, kind) {
+                    list.push(d);
+                }
+            }
+        }
+        out
     }
 
     /// Whether any error was found while reading.
@@ -654,6 +672,11 @@ mod tests {
                     .map(|d| d.index)
                     .collect();
                 assert_eq!(by_id, by_name, "{i} {kind}");
+                let [one_pass, again] = input.of_kinds([kind, kind]);
+                for list in [one_pass, again] {
+                    let list: Vec<_> = list.iter().map(|d| d.index).collect();
+                    assert_eq!(list, by_name, "{i} {kind}");
+                }
             }
         }
     }

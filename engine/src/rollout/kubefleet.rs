@@ -9,7 +9,7 @@ use super::plan::{
 use super::staged::{self, ClusterView, ExecParams, ExecStage, KfEvent, KfSubject, Layer};
 use super::{ts, Ctx};
 use crate::input::duration::GoDuration;
-use crate::input::{Document, Input};
+use crate::input::Document;
 use crate::model::rollout::{
     BindingSpecView, PlacementRolloutSpec, StagedUpdateRunSpec, StagedUpdateStrategySpec,
 };
@@ -83,7 +83,7 @@ fn binding_fields(doc: &Document) -> Option<(Option<&str>, &str)> {
 /// ClusterStagedUpdateStrategy documents; validates strategies (CRD) and placements' rollout
 /// strategy (webhook).
 pub(crate) fn read<'a>(
-    input: &'a Input,
+    input: &super::Docs<'a>,
     opts: &RolloutOptions,
     ctx: &mut Ctx,
 ) -> KubeFleetInput<'a> {
@@ -272,7 +272,7 @@ fn init_failed(name: &str, kind: &str, message: String, opts: &RolloutOptions) -
 
 /// Plans and simulates every ClusterStagedUpdateRun and RollingUpdate placement.
 pub(crate) fn rollouts(
-    input: &Input,
+    input: &super::Docs<'_>,
     kf: &KubeFleetInput<'_>,
     opts: &RolloutOptions,
     ctx: &mut Ctx,
@@ -884,6 +884,7 @@ fn rolling(
 #[cfg(test)]
 mod binding_fields_tests {
     use super::*;
+    use crate::input::Input;
 
     /// Whenever a binding's fields are read in place, the decoder accepts the document and
     /// reads the same state and target cluster.
