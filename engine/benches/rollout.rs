@@ -1,14 +1,56 @@
 //! Rollout speed: an Azure update run over 5,000 members in 3 stages × 10 groups with weekly
 //! maintenance windows, and a KubeFleet staged run over 5,000 clusters in 5 stages. The input
 //! is parsed once outside the measurement; "plan+simulate" is what `rollout::rollout` does.
+//!
+//! `ROLLOUT_DUMP=DIR` writes both inputs as files (to diff the CLI's output before and after a
+//! change); `ROLLOUT_RUNS=N` with `ROLLOUT_INPUT=azure|staged` runs `rollout` N times on that
+//! input and exits, for valgrind (the difference between two run counts is the per-call cost).
 
 #[path = "gen/rollout.rs"]
 mod gen;
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, Criterion};
 use fleet_policy::input::{Input, Source};
 use fleet_policy::rollout;
 use gen::{azure_fleet, options, staged_fleet, DAYS};
+use std::hint::black_box;
+
+/// The modes without criterion (see the module doc); whether one ran.
+fn tool_modes() -> bool {
+    if let Some(dir) = std::env::var_os("ROLLOUT_DUMP") {
+        let dir = std::path::PathBuf::from(dir);
+        for (name, text) in [
+            ("azure.yaml", azure_fleet()),
+            ("staged.yaml", staged_fleet()),
+        ] {
+            let path = dir.join(name);
+            if let Err(e) = std::fs::write(&path, text) {
+                eprintln!("{}: {e}", path.display());
+            }
+        }
+        return true;
+    }
+    let Some(runs) = std::env::var("ROLLOUT_RUNS")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+    else {
+        return false;
+    };
+    let (name, text, opts) = if std::env::var("ROLLOUT_INPUT").as_deref() == Ok("staged") {
+        (
+            "staged.yaml",
+            staged_fleet(),
+            options(", \"approveAll\": true"),
+        )
+    } else {
+        ("azure.yaml", azure_fleet(), options(""))
+    };
+    let input = Input::parse(&[Source::new(name, text)]);
+    for _ in 0..runs {
+        black_box(rollout::rollout(black_box(&input), &opts));
+    }
+    true
+}
 
 fn bench(c: &mut Criterion) {
     let az = Input::parse(&[Source::new("azure.yaml", azure_fleet())]);
@@ -160,4 +202,10 @@ fn bench_core(c: &mut Criterion) {
 }
 
 criterion_group!(benches, bench, bench_core);
-criterion_main!(benches);
+fn main() {
+    if tool_modes() {
+        return;
+    }
+    benches();
+    Criterion::default().configure_from_args().final_summary();
+}

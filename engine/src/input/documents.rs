@@ -49,6 +49,57 @@ pub struct Document {
     pub name: Option<String>,
     /// The whole manifest.
     pub root: Node,
+    /// Where the common fields sit in `root`, found once when the manifest is read.
+    layout: Layout,
+}
+
+/// The kind's id and the entry indices of the fields most lookups want (`metadata`, its
+/// `labels` and `annotations`, `spec`), found when the manifest is read. Lookups then go
+/// straight to the entry instead of scanning mappings and comparing separately allocated key
+/// strings (a cache miss each on inputs of thousands of manifests). Each index is the entry
+/// [`Node::get`] finds (the first with that key), so answers are the same as a scan's.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Layout {
+    /// [`kinds::id`] of `kind`.
+    kind: Option<u16>,
+    /// Entry of `metadata` in the root mapping.
+    metadata: Option<u32>,
+    /// Entry of `labels` in the `metadata` mapping.
+    labels: Option<u32>,
+    /// Entry of `annotations` in the `metadata` mapping.
+    annotations: Option<u32>,
+    /// Entry of `spec` in the root mapping.
+    spec: Option<u32>,
+}
+
+impl Layout {
+    /// The layout of a manifest whose `kind` is `kind`.
+    fn of(root: &Node, kind: &str) -> Layout {
+        let metadata = entry_index(root, "metadata");
+        let meta = value_at(root, metadata);
+        Layout {
+            kind: kinds::id(kind),
+            metadata,
+            labels: meta.and_then(|m| entry_index(m, "labels")),
+            annotations: meta.and_then(|m| entry_index(m, "annotations")),
+            spec: entry_index(root, "spec"),
+        }
+    }
+}
+
+/// Index of the first entry with key `key` in a mapping node (what [`Node::get`] finds).
+fn entry_index(map: &Node, key: &str) -> Option<u32> {
+    let i = map
+        .as_map()?
+        .iter()
+        .position(|(k, _)| k.as_scalar() == Some(key))?;
+    u32::try_from(i).ok()
+}
+
+/// The value of the entry at `at` in a mapping node.
+fn value_at(map: &Node, at: Option<u32>) -> Option<&Node> {
+    let at = usize::try_from(at?).ok()?;
+    map.as_map()?.get(at).map(|(_, v)| v)
 }
 
 impl Document {
@@ -120,13 +171,41 @@ impl Document {
 
     /// The document's `metadata.labels` as written (string values only).
     pub fn labels(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.root
-            .get("metadata")
-            .and_then(|m| m.get("labels"))
-            .and_then(Node::as_map)
-            .unwrap_or(&[])
+        self.labels_map()
             .iter()
             .filter_map(|(k, v)| Some((k.as_scalar()?, v.as_scalar()?)))
+    }
+
+    /// Whether this manifest is of `kind`, whose [`kinds::id`] is `id`.
+    fn is_kind(&self, id: Option<u16>, kind: &str) -> bool {
+        match (id, self.layout.kind) {
+            (Some(a), Some(b)) => a == b,
+            _ => self.kind == kind,
+        }
+    }
+
+    /// `metadata` (as `root.get("metadata")`, without the key scan).
+    pub fn metadata(&self) -> Option<&Node> {
+        value_at(&self.root, self.layout.metadata)
+    }
+
+    /// The entries of `metadata.labels` as written; empty when it is absent or not a mapping.
+    pub fn labels_map(&self) -> &[(Node, Node)] {
+        self.metadata()
+            .and_then(|m| value_at(m, self.layout.labels))
+            .and_then(Node::as_map)
+            .unwrap_or(&[])
+    }
+
+    /// `metadata.annotations` (as `root.get("metadata")?.get("annotations")`).
+    pub fn annotations(&self) -> Option<&Node> {
+        self.metadata()
+            .and_then(|m| value_at(m, self.layout.annotations))
+    }
+
+    /// `spec` (as `root.get("spec")`, without the key scan).
+    pub fn spec(&self) -> Option<&Node> {
+        value_at(&self.root, self.layout.spec)
     }
 }
 
@@ -156,7 +235,25 @@ impl Input {
 
     /// The manifests of one kind, in input order.
     pub fn of_kind<'a>(&'a self, kind: &'a str) -> impl Iterator<Item = &'a Document> + 'a {
-        self.documents.iter().filter(move |d| d.kind == kind)
+        // Known kinds compare by id, which lives in the document itself: the kind strings,
+        // allocated one per document, are not read.
+        let id = kinds::id(kind);
+        self.documents.iter().filter(move |d| d.is_kind(id, kind))
+    }
+
+    /// The manifests of each of `kinds`, in input order, found in one pass over the
+    /// documents (a reader of several kinds touches each document once, not once per kind).
+    pub fn of_kinds<'a, const N: usize>(&'a self, kinds: [&str; N]) -> [Vec<&'a Document>; N] {
+        let ids = kinds.map(kinds::id);
+        let mut out = std::array::from_fn(|_| Vec::new());
+        for d in &self.documents {
+            for ((kind, id), list) in kinds.iter().zip(ids).zip(out.iter_mut()) {
+                if d.is_kind(id, kind) {
+                    list.push(d);
+                }
+            }
+        }
+        out
     }
 
     /// Whether any error was found while reading.
@@ -216,6 +313,7 @@ fn read_manifest(
         kind: String::new(),
         name: None,
         root,
+        layout: Layout::default(),
     };
     if doc.root.as_map().is_none() {
         input.diagnostics.push(doc.error(
@@ -287,7 +385,10 @@ fn read_manifest(
     }
 
     match kinds::check(&api_version, &kind) {
-        Ok(()) => input.documents.push(doc),
+        Ok(()) => {
+            doc.layout = Layout::of(&doc.root, &kind);
+            input.documents.push(doc);
+        }
         Err(kinds::KindError::UnknownKind) => input.diagnostics.push(doc.error(
             &"kind".into(),
             format!(
@@ -512,6 +613,73 @@ impl MarkedEventReceiver for Builder {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The recorded entries find what the key scans find (the first of a repeated key,
+    /// nothing for a missing or non-mapping field), and kinds filter as by name.
+    #[test]
+    fn layout_lookups_agree_with_scans() {
+        let texts = [
+            "metadata: {name: a, labels: {x: '1', y: '2'}, annotations: {k: v}}\nspec: {s: 1}",
+            "metadata: {labels: {x: '1'}, labels: {x: '2'}}\nspec: 1\nspec: 2",
+            "metadata: {name: a}\nmetadata: {labels: {x: y}}",
+            "metadata: [a]\nspec: ~",
+            "metadata: {labels: [a], annotations: 3}",
+            "metadata: {'labels': {x: z}, \"annotations\": {a: b}}\n'spec': {}",
+            "kind: MemberCluster",
+        ];
+        for (i, body) in texts.iter().enumerate() {
+            let text = format!(
+                "apiVersion: cluster.kubernetes-fleet.io/v1\nkind: MemberCluster\n{body}\n---\n\
+                 apiVersion: placement.kubernetes-fleet.io/v1beta1\nkind: ClusterResourceBinding\n{body}\n"
+            );
+            let input = Input::parse_str(&text);
+            for doc in &input.documents {
+                let meta = doc.root.get("metadata");
+                assert_eq!(
+                    doc.metadata().map(|n| n as *const Node),
+                    meta.map(|n| n as *const Node),
+                    "{i}"
+                );
+                assert_eq!(
+                    doc.spec().map(|n| n as *const Node),
+                    doc.root.get("spec").map(|n| n as *const Node),
+                    "{i}"
+                );
+                let labels = meta
+                    .and_then(|m| m.get("labels"))
+                    .and_then(Node::as_map)
+                    .unwrap_or(&[]);
+                assert_eq!(doc.labels_map().as_ptr(), labels.as_ptr(), "{i}");
+                assert_eq!(doc.labels_map().len(), labels.len(), "{i}");
+                let ann = meta.and_then(|m| m.get("annotations"));
+                assert_eq!(
+                    doc.annotations().map(|n| n as *const Node),
+                    ann.map(|n| n as *const Node),
+                    "{i}"
+                );
+            }
+            for kind in [
+                "MemberCluster",
+                "ClusterResourceBinding",
+                "FleetMember",
+                "NoSuchKind",
+            ] {
+                let by_id: Vec<_> = input.of_kind(kind).map(|d| d.index).collect();
+                let by_name: Vec<_> = input
+                    .documents
+                    .iter()
+                    .filter(|d| d.kind == kind)
+                    .map(|d| d.index)
+                    .collect();
+                assert_eq!(by_id, by_name, "{i} {kind}");
+                let [one_pass, again] = input.of_kinds([kind, kind]);
+                for list in [one_pass, again] {
+                    let list: Vec<_> = list.iter().map(|d| d.index).collect();
+                    assert_eq!(list, by_name, "{i} {kind}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn multi_document_with_spans_and_lists() {

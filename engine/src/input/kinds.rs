@@ -37,6 +37,13 @@ pub fn supported_kinds() -> Vec<&'static str> {
     v
 }
 
+/// A small id of a supported kind (equal ids, equal kinds), so documents can be filtered by
+/// kind without reading their kind strings.
+pub fn id(kind: &str) -> Option<u16> {
+    let i = all().position(|k| k.kind == kind)?;
+    u16::try_from(i).ok()
+}
+
 /// Checks an apiVersion/kind pair.
 pub fn check(api_version: &str, kind: &str) -> Result<(), KindError> {
     let mut versions = Vec::new();

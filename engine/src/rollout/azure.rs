@@ -16,7 +16,7 @@ use super::staged::Layer;
 use super::{ts, Ctx};
 use crate::input::duration::GoDuration;
 use crate::input::node::Value;
-use crate::input::{Document, Input};
+use crate::input::Document;
 use crate::input::{FromNode, Node};
 use crate::model::rollout::{
     AgentPoolProfile, ArmResource, AutoUpgradeProfileProperties, AvailableVersionsProperties,
@@ -353,7 +353,7 @@ fn name_ok(n: &str) -> bool {
 }
 
 /// Reads FleetMember, FleetUpdateStrategy and AvailableVersions documents.
-pub(crate) fn read<'a>(input: &'a Input, ctx: &mut Ctx) -> AzureInput<'a> {
+pub(crate) fn read<'a>(input: &super::Docs<'a>, ctx: &mut Ctx) -> AzureInput<'a> {
     let mut members: Vec<FleetMember<'a>> = Vec::new();
     let mut by_name: FxHashMap<Cow<'a, str>, usize> = FxHashMap::default();
     let mut store = WindowStore::default();
@@ -558,7 +558,7 @@ struct RunSpec<'s> {
 
 /// Plans and simulates every UpdateRun and AutoUpgradeProfile.
 pub(crate) fn rollouts(
-    input: &Input,
+    input: &super::Docs<'_>,
     az: &AzureInput<'_>,
     opts: &RolloutOptions,
     ctx: &mut Ctx,
@@ -1502,6 +1502,7 @@ pub fn reason_tag(r: &MemberReason) -> &'static str {
 #[cfg(test)]
 mod read_member_tests {
     use super::*;
+    use crate::input::Input;
 
     /// What the plan reads of a member, windows resolved.
     type Summary = (

@@ -9,7 +9,7 @@ use super::plan::{
 use super::staged::{self, ClusterView, ExecParams, ExecStage, KfEvent, KfSubject, Layer};
 use super::{ts, Ctx};
 use crate::input::duration::GoDuration;
-use crate::input::{Document, Input};
+use crate::input::Document;
 use crate::model::rollout::{
     BindingSpecView, PlacementRolloutSpec, StagedUpdateRunSpec, StagedUpdateStrategySpec,
 };
@@ -45,7 +45,7 @@ pub(crate) struct KubeFleetInput<'a> {
 fn binding_fields(doc: &Document) -> Option<(Option<&str>, &str)> {
     use crate::input::from_node::str_of;
     // `decode_at("spec")` decodes the deepest node of the path that exists.
-    let spec = doc.root.get("spec").unwrap_or(&doc.root);
+    let spec = doc.spec().unwrap_or(&doc.root);
     let mut state = None;
     let mut cluster = None;
     let mut snapshot = false;
@@ -83,7 +83,7 @@ fn binding_fields(doc: &Document) -> Option<(Option<&str>, &str)> {
 /// ClusterStagedUpdateStrategy documents; validates strategies (CRD) and placements' rollout
 /// strategy (webhook).
 pub(crate) fn read<'a>(
-    input: &'a Input,
+    input: &super::Docs<'a>,
     opts: &RolloutOptions,
     ctx: &mut Ctx,
 ) -> KubeFleetInput<'a> {
@@ -93,9 +93,7 @@ pub(crate) fn read<'a>(
         let name = doc.name.as_deref().unwrap_or_default();
         let labels = staged::Labels::of(doc);
         if let Some(d) = doc
-            .root
-            .get("metadata")
-            .and_then(|m| m.get("annotations"))
+            .annotations()
             .and_then(|a| a.get(DURATION_ANNOTATION))
             .and_then(|v| v.as_scalar())
         {
@@ -274,7 +272,7 @@ fn init_failed(name: &str, kind: &str, message: String, opts: &RolloutOptions) -
 
 /// Plans and simulates every ClusterStagedUpdateRun and RollingUpdate placement.
 pub(crate) fn rollouts(
-    input: &Input,
+    input: &super::Docs<'_>,
     kf: &KubeFleetInput<'_>,
     opts: &RolloutOptions,
     ctx: &mut Ctx,
@@ -886,6 +884,7 @@ fn rolling(
 #[cfg(test)]
 mod binding_fields_tests {
     use super::*;
+    use crate::input::Input;
 
     /// Whenever a binding's fields are read in place, the decoder accepts the document and
     /// reads the same state and target cluster.

@@ -100,7 +100,7 @@ pub fn applies(input: &Input) -> bool {
     input.documents.iter().any(|d| {
         ROLLOUT_KINDS.contains(&d.kind.as_str())
             || (d.kind == "ClusterResourcePlacement"
-                && d.root.get("spec").and_then(|s| s.get("strategy")).is_some())
+                && d.spec().and_then(|s| s.get("strategy")).is_some())
     })
 }
 
@@ -169,6 +169,40 @@ impl Ctx {
     }
 }
 
+/// Every kind the rollout readers take.
+const READ_KINDS: [&str; 10] = [
+    "FleetMember",
+    "FleetUpdateStrategy",
+    "AvailableVersions",
+    "UpdateRun",
+    "AutoUpgradeProfile",
+    "MemberCluster",
+    "ClusterResourcePlacement",
+    "ClusterStagedUpdateStrategy",
+    "ClusterResourceBinding",
+    "ClusterStagedUpdateRun",
+];
+
+/// The documents of [`READ_KINDS`], one list per kind in input order, sorted out in one pass
+/// over the input (the readers then touch only their own kinds' documents).
+pub(crate) struct Docs<'a>([Vec<&'a Document>; READ_KINDS.len()]);
+
+impl<'a> Docs<'a> {
+    fn of(input: &'a Input) -> Self {
+        Docs(input.of_kinds(READ_KINDS))
+    }
+
+    /// The documents of `kind` (one of [`READ_KINDS`]; none for another), in input order.
+    pub(crate) fn of_kind(&self, kind: &str) -> impl Iterator<Item = &'a Document> + '_ {
+        let list = READ_KINDS
+            .iter()
+            .position(|k| *k == kind)
+            .and_then(|i| self.0.get(i))
+            .map_or(&[][..], Vec::as_slice);
+        list.iter().copied()
+    }
+}
+
 /// Plans and simulates every rollout in the input.
 pub fn rollout(input: &Input, options: &RolloutOptions) -> RolloutReport {
     let mut ctx = Ctx::default();
@@ -186,10 +220,11 @@ pub fn rollout(input: &Input, options: &RolloutOptions) -> RolloutReport {
         }
     };
     let options = &resolved;
-    let az = azure::read(input, &mut ctx);
-    let kf = kubefleet::read(input, options, &mut ctx);
-    let mut rollouts = azure::rollouts(input, &az, options, &mut ctx);
-    rollouts.extend(kubefleet::rollouts(input, &kf, options, &mut ctx));
+    let docs = Docs::of(input);
+    let az = azure::read(&docs, &mut ctx);
+    let kf = kubefleet::read(&docs, options, &mut ctx);
+    let mut rollouts = azure::rollouts(&docs, &az, options, &mut ctx);
+    rollouts.extend(kubefleet::rollouts(&docs, &kf, options, &mut ctx));
     // Results must not depend on document order.
     rollouts.sort_by(|a, b| (a.system, &a.kind, &a.name).cmp(&(b.system, &b.kind, &b.name)));
     if let Some(t) = options.observe {

@@ -327,13 +327,7 @@ pub struct Labels<'a>(pub &'a [(crate::input::Node, crate::input::Node)]);
 impl<'a> Labels<'a> {
     /// The labels of a document.
     pub fn of(doc: &'a crate::input::Document) -> Self {
-        Labels(
-            doc.root
-                .get("metadata")
-                .and_then(|m| m.get("labels"))
-                .and_then(crate::input::Node::as_map)
-                .unwrap_or(&[]),
-        )
+        Labels(doc.labels_map())
     }
 
     /// The value of `key`.
