@@ -392,13 +392,3 @@ pub(crate) fn entries_but<'a>(m: &'a Map<String, Value>, skip: &str) -> Vec<(&'a
         .map(|(k, v)| (k.as_str(), v))
         .collect()
 }
-
-impl FromJson for crate::placement::PlaceOptions {
-    // Here rather than beside the type: placement/ is another helper's this session.
-    fn from_json(v: &Value) -> Result<Self, Error> {
-        let mut f = Fields::read(v, "struct PlaceOptions", &[&["at"]], Some(Via::Value))?;
-        let at = f.req(0, "at");
-        f.finish()?;
-        Ok(crate::placement::PlaceOptions { at })
-    }
-}

@@ -47,7 +47,8 @@ pub struct Document {
     pub kind: String,
     /// `metadata.name`, if any.
     pub name: Option<String>,
-    /// The whole manifest.
+    /// The whole manifest. Not to be changed after reading: [`Document::metadata`],
+    /// [`Document::labels`] and [`Document::spec`] go to entry positions recorded then.
     pub root: Node,
     /// Where the common fields sit in `root`, found once when the manifest is read.
     layout: Layout,

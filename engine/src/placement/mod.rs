@@ -84,6 +84,16 @@ impl PlaceOptions {
     }
 }
 
+impl crate::options_json::FromJson for PlaceOptions {
+    fn from_json(v: &serde_json::Value) -> Result<Self, serde_json::Error> {
+        use crate::options_json::{Fields, Via};
+        let mut f = Fields::read(v, "struct PlaceOptions", &[&["at"]], Some(Via::Value))?;
+        let at = f.req(0, "at");
+        f.finish()?;
+        Ok(PlaceOptions { at })
+    }
+}
+
 /// Whether the input holds anything this engine evaluates.
 pub fn applies(input: &Input) -> bool {
     input.of_kind("ClusterResourcePlacement").next().is_some()

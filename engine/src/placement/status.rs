@@ -30,6 +30,17 @@ pub struct ReasonText {
     text: OnceLock<Box<String>>,
 }
 
+/// What a [`ReasonText`] is written as. Same name on purpose: the npm package's TypeScript
+/// declarations are generated from serde definitions, and `ReasonText`'s `Serialize` is
+/// written by hand.
+mod json {
+    /// A decision reason as data; its text is written only when read (through `Deref` to
+    /// `str`, cached) or serialised, so results for thousands of clusters do not format
+    /// strings nobody reads. Serialises as the string.
+    #[allow(dead_code)] // read by the TypeScript generator, not by the compiler
+    pub(super) type ReasonText = String;
+}
+
 #[derive(Debug, Clone)]
 enum ReasonKind {
     Picked {

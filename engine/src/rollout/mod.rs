@@ -194,6 +194,7 @@ impl<'a> Docs<'a> {
 
     /// The documents of `kind` (one of [`READ_KINDS`]; none for another), in input order.
     pub(crate) fn of_kind(&self, kind: &str) -> impl Iterator<Item = &'a Document> + '_ {
+        debug_assert!(READ_KINDS.contains(&kind), "{kind} is not sorted out");
         let list = READ_KINDS
             .iter()
             .position(|k| *k == kind)

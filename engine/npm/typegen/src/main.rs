@@ -7,6 +7,10 @@
 //! declarations go to stdout; every place typed loosely (`unknown`) is listed on stderr and in a
 //! comment at the top, so nothing is loose silently.
 //!
+//! A type whose `Serialize` is written by hand names what it writes with a same-named serde
+//! definition (a derived struct or a type alias, e.g. in a private `json` module beside it):
+//! only serde definitions are read, so the two do not clash.
+//!
 //! Why from the source and not derives: three engines change their types in parallel; reading
 //! the source needs no edits in their files and cannot fall out of date, because the package
 //! build runs it every time. The npm tests check the output against real results with `tsc`.
@@ -18,13 +22,6 @@ use std::process::ExitCode;
 
 use quote::ToTokens;
 use syn::{Attribute, Fields, GenericArgument, Item, PathArguments, Type};
-
-/// Result types whose `Serialize` is written by hand (no derive to read), with the TypeScript
-/// of what they write. The npm tests check real results against the declarations with `tsc`.
-const HAND_SERIALISED: &[(&str, &str)] = &[
-    // placement::status::ReasonText: the reason's text, written from its data.
-    ("ReasonText", "string"),
-];
 
 /// Direction of a type: what serde writes (results) or what it reads (options).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
@@ -512,12 +509,6 @@ impl Gen {
                 "JsonValue".into()
             }
             "Map" if full.contains("serde_json") => "{ [key: string]: JsonValue }".into(),
-            hand if mode == Mode::Out && HAND_SERIALISED.iter().any(|(n, _)| *n == hand) => {
-                HAND_SERIALISED
-                    .iter()
-                    .find(|(n, _)| *n == hand)
-                    .map_or_else(String::new, |(_, ts)| (*ts).to_string())
-            }
             "Option" => {
                 let inner = first(self, &args);
                 format!("{inner} | null")
