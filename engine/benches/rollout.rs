@@ -142,7 +142,7 @@ fn bench_core(c: &mut Criterion) {
                 for i in 0..5000usize {
                     groups[(i % 3) * 10 + (i / 3) % 10].push(plan.members.len());
                     plan.members.push(SimMember {
-                        name: format!("aks-{i:04}"),
+                        name: format!("aks-{i:04}").into(),
                         windows: Some((i % 7) * 24 + (i * 5) % 24),
                         duration: 3600,
                         skip: None,
@@ -151,11 +151,11 @@ fn bench_core(c: &mut Criterion) {
                 }
                 for s in 0..3 {
                     plan.stages.push(SimStage {
-                        name: format!("stage{s}"),
+                        name: format!("stage{s}").into(),
                         wait_seconds: 3600,
                         groups: (0..10)
                             .map(|g| SimGroup {
-                                name: format!("g{s}-{g}"),
+                                name: format!("g{s}-{g}").into(),
                                 concurrency: 4,
                                 members: groups[s * 10 + g].clone(),
                             })
@@ -168,9 +168,9 @@ fn bench_core(c: &mut Criterion) {
     );
     let stages: Vec<ExecStage> = (0..5)
         .map(|s| ExecStage {
-            name: format!("ring{s}"),
+            name: format!("ring{s}").into(),
             clusters: (0..1000)
-                .map(|i| format!("member-{:04}", i * 5 + s))
+                .map(|i| format!("member-{:04}", i * 5 + s).into())
                 .collect(),
             concurrency: 100,
             before_approval: true,

@@ -132,7 +132,7 @@ fn members(r: &Rollout) -> Vec<(&str, usize, usize, &fleet_policy::rollout::plan
     for (si, s) in r.stages.iter().enumerate() {
         for (gi, g) in s.groups.iter().enumerate() {
             for m in &g.members {
-                v.push((m.cluster.as_str(), si, gi, m));
+                v.push((&*m.cluster, si, gi, m));
             }
         }
     }

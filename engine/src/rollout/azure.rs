@@ -27,6 +27,7 @@ use rustc_hash::FxHashMap;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::hash::BuildHasher;
+use std::sync::Arc;
 
 /// Name of the cluster-upgrade maintenance configuration (R-AZ-32).
 pub const AUTO_UPGRADE_SCHEDULE: &str = "aksManagedAutoUpgradeSchedule";
@@ -1199,7 +1200,7 @@ fn plan_run(
                     reason_for_upgrade(spec, target_version, m, images.as_ref(), &mut versions);
                 idxs.push(plan.members.len());
                 plan.members.push(SimMember {
-                    name: m.name.to_string(),
+                    name: Arc::from(m.name.as_ref()),
                     windows,
                     duration,
                     skip,
@@ -1214,13 +1215,13 @@ fn plan_run(
                     .max(1) as usize,
             };
             groups.push(SimGroup {
-                name: g.name.clone(),
+                name: Arc::from(g.name.as_str()),
                 concurrency,
                 members: idxs,
             });
         }
         plan.stages.push(SimStage {
-            name: st.name.clone(),
+            name: Arc::from(st.name.as_str()),
             wait_seconds: st.after_stage_wait_in_seconds.unwrap_or(0).max(0),
             groups,
         });
@@ -1290,9 +1291,9 @@ fn assemble(
                     .windows
                     .and_then(|i| plan.windows.get(i))
                     .map(Vec::as_slice);
-                let pending = opts.pending.contains(&member.name)
+                let pending = opts.pending.iter().any(|p| **p == *member.name)
                     || opts.events.iter().any(
-                        |e| matches!(e, WhatIf::Pending { member: p, .. } if *p == member.name),
+                        |e| matches!(e, WhatIf::Pending { member: p, .. } if **p == *member.name),
                     );
                 if pending {
                     maintenance::Bucket::Closed(None)
@@ -1332,7 +1333,7 @@ fn assemble(
                 .collect();
             keys.sort_unstable();
             let order: Vec<usize> = keys.into_iter().map(|k| k.2).collect();
-            let attempt_order: Vec<String> = order
+            let attempt_order: Vec<Arc<str>> = order
                 .iter()
                 .map(|&m| plan.members[m].name.clone())
                 .collect();
@@ -1375,7 +1376,7 @@ fn assemble(
             vec![Wait {
                 kind: WaitKind::AfterStageWait,
                 placement: super::plan::Placement::After,
-                name: st.name.clone(),
+                name: st.name.to_string(),
                 seconds: Some(st.wait_seconds),
                 start: wstart.map(ts),
                 end: wend.map(ts),
@@ -1396,20 +1397,21 @@ fn assemble(
             deletion: false,
         });
     }
-    // Each member's stage name, borrowed (cloned once per timeline entry, not per member).
-    let member_stage: Vec<&str> = {
-        let mut v = vec![""; plan.members.len()];
+    // Each member's stage name (shared by its timeline entries).
+    let member_stage: Vec<Option<&Arc<str>>> = {
+        let mut v = vec![None; plan.members.len()];
         for st in &plan.stages {
             for g in &st.groups {
                 for &m in &g.members {
                     if let Some(x) = v.get_mut(m) {
-                        *x = st.name.as_str();
+                        *x = Some(&st.name);
                     }
                 }
             }
         }
         v
     };
+    let run_name: Arc<str> = Arc::from(spec.name.as_str());
     let timeline = res
         .timeline
         .iter()
@@ -1417,7 +1419,7 @@ fn assemble(
             let (name, stage) = match c.subject {
                 Subject::Member => (
                     plan.members[c.index].name.clone(),
-                    Some(member_stage[c.index].to_string()),
+                    Some(member_stage[c.index].cloned().unwrap_or_default()),
                 ),
                 Subject::Group => {
                     let (g, s) = group_names.get(c.index).cloned().unwrap_or_default();
@@ -1428,7 +1430,7 @@ fn assemble(
                     plan.stages[c.index].name.clone(),
                     Some(plan.stages[c.index].name.clone()),
                 ),
-                Subject::Run => (spec.name.clone(), None),
+                Subject::Run => (run_name.clone(), None),
             };
             let reason = match c.subject {
                 Subject::Member if matches!(c.state, State::Skipped | State::Failed) => res.members

@@ -15,6 +15,7 @@ use crate::model::rollout::{
 };
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 /// Label on bindings naming their placement.
 pub const PARENT_CRP_LABEL: &str = "kubernetes-fleet.io/parent-CRP";
@@ -426,7 +427,7 @@ fn init_run(
             .and_then(|w| GoDuration::parse(w).ok())
             .map(|d| d.seconds());
         out.push(ExecStage {
-            name: st.name,
+            name: st.name.into(),
             clusters: st.clusters,
             concurrency: concurrency.max(1) as usize,
             before_approval: cfg
@@ -443,7 +444,7 @@ fn init_run(
     }
     let _ = opts;
     out.push(ExecStage {
-        name: staged::DELETE_STAGE.to_string(),
+        name: staged::DELETE_STAGE.into(),
         clusters: deletion,
         concurrency: usize::MAX,
         before_approval: false,
@@ -552,6 +553,7 @@ fn run_staged(
             _ => None,
         })
         .collect();
+    let run_name: Arc<str> = Arc::from(name);
     let timeline = res
         .timeline
         .iter()
@@ -569,9 +571,9 @@ fn run_staged(
                         1 => format!("{name}-timedwait-{}", stages[s].name),
                         _ => format!("{name}-after-{}", stages[s].name),
                     };
-                    (Subject::Wait, n, Some(stages[s].name.clone()))
+                    (Subject::Wait, n.into(), Some(stages[s].name.clone()))
                 }
-                KfSubject::Run => (Subject::Run, name.to_string(), None),
+                KfSubject::Run => (Subject::Run, run_name.clone(), None),
             };
             TimelineEntry {
                 at: ts(c.at),
@@ -593,10 +595,10 @@ fn run_staged(
             .map(|(ci, c)| {
                 let (state, s, e) = res.clusters[si][ci];
                 let reason = match state {
-                    State::Failed if failed_clusters.contains(c) => {
+                    State::Failed if failed_clusters.contains(&**c) => {
                         Some(MemberReason::BindingPreempted)
                     }
-                    State::Running if stalled.contains(c) => Some(MemberReason::ApplyFailed),
+                    State::Running if stalled.contains(&**c) => Some(MemberReason::ApplyFailed),
                     _ => None,
                 };
                 Member {
@@ -739,6 +741,9 @@ fn rolling(
     };
     clusters.sort_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
     clusters.dedup();
+    let clusters: Vec<Arc<str>> = clusters.into_iter().map(Arc::from).collect();
+    let stage_name: Arc<str> = Arc::from("RollingUpdate");
+    let run_name: Arc<str> = Arc::from(name);
     let target = match ptype {
         "PickN" => policy.and_then(|p| p.number_of_clusters).unwrap_or(0),
         "PickFixed" => policy.map_or(0, |p| p.cluster_names.len() as i64),
@@ -789,7 +794,7 @@ fn rolling(
             at: ts(s),
             subject: Subject::Member,
             name: c.clone(),
-            stage: Some("RollingUpdate".into()),
+            stage: Some(stage_name.clone()),
             state: State::Running,
             reason: None,
         });
@@ -797,7 +802,7 @@ fn rolling(
             at: ts(e),
             subject: Subject::Member,
             name: c.clone(),
-            stage: Some("RollingUpdate".into()),
+            stage: Some(stage_name.clone()),
             state: State::Completed,
             reason: None,
         });
@@ -825,7 +830,7 @@ fn rolling(
         TimelineEntry {
             at: ts(start),
             subject: Subject::Run,
-            name: name.to_string(),
+            name: run_name.clone(),
             stage: None,
             state: if blocked {
                 State::Blocked
@@ -839,7 +844,7 @@ fn rolling(
         timeline.push(TimelineEntry {
             at: ts(last_end),
             subject: Subject::Run,
-            name: name.to_string(),
+            name: run_name.clone(),
             stage: None,
             state: State::Completed,
             reason: None,
@@ -856,13 +861,13 @@ fn rolling(
         end,
         upgrade: None,
         stages: vec![Stage {
-            name: "RollingUpdate".into(),
+            name: stage_name.clone(),
             state,
             reason: None,
             start: Some(ts(start)),
             end,
             groups: vec![Group {
-                name: "RollingUpdate".into(),
+                name: stage_name,
                 state,
                 concurrency: window as u64,
                 attempt_order: clusters.clone(),

@@ -247,7 +247,7 @@ pub fn observe(r: &mut plan::Rollout, t: DateTime<Utc>) {
     use std::collections::HashMap;
     let mut last: HashMap<(Subject, &str, Option<&str>), State> = HashMap::new();
     for e in r.timeline.iter().filter(|e| e.at <= t) {
-        last.insert((e.subject, e.name.as_str(), e.stage.as_deref()), e.state);
+        last.insert((e.subject, &*e.name, e.stage.as_deref()), e.state);
     }
     let get = |s: Subject, n: &str, st: Option<&str>| {
         last.get(&(s, n, st)).copied().unwrap_or(State::NotStarted)
@@ -259,7 +259,7 @@ pub fn observe(r: &mut plan::Rollout, t: DateTime<Utc>) {
         stage.state = get(Subject::Stage, &sname, None);
         for g in &mut stage.groups {
             let gs = last
-                .get(&(Subject::Group, g.name.as_str(), Some(sname.as_str())))
+                .get(&(Subject::Group, &*g.name, Some(&*sname)))
                 .copied();
             for m in &mut g.members {
                 m.state = get(Subject::Member, &m.cluster, Some(&sname));

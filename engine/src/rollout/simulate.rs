@@ -10,12 +10,13 @@ use super::options::{
 use super::plan::{MemberReason, State, Subject};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+use std::sync::Arc;
 
 /// One member of a planned Azure run.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SimMember {
-    /// Name.
-    pub name: String,
+    /// Name (the report's copies share it).
+    pub name: Arc<str>,
     /// Index into [`SimPlan::windows`]; `None` = no maintenance window configured.
     pub windows: Option<usize>,
     /// Update duration in seconds.
@@ -29,8 +30,8 @@ pub struct SimMember {
 /// One group.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SimGroup {
-    /// Name.
-    pub name: String,
+    /// Name (the report's copies share it).
+    pub name: Arc<str>,
     /// Members in flight at once (1 unless the preview `maxConcurrency` is set).
     pub concurrency: usize,
     /// Indices into [`SimPlan::members`].
@@ -40,8 +41,8 @@ pub struct SimGroup {
 /// One stage.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SimStage {
-    /// Name.
-    pub name: String,
+    /// Name (the report's copies share it).
+    pub name: Arc<str>,
     /// `afterStageWaitInSeconds`.
     pub wait_seconds: i64,
     /// Groups, run in parallel.
@@ -582,7 +583,7 @@ impl<'a> Sim<'a> {
     }
 
     fn member_index(&self, name: &str) -> Option<usize> {
-        self.plan.members.iter().position(|m| m.name == name)
+        self.plan.members.iter().position(|m| *m.name == *name)
     }
 
     fn group(&self, gi: usize) -> Option<&'a SimGroup> {
@@ -741,14 +742,14 @@ impl<'a> Sim<'a> {
                 }
             }
             SkipTarget::Group => {
-                if let Some(gi) =
-                    (0..self.g_stage.len()).find(|&g| self.group(g).is_some_and(|x| x.name == name))
+                if let Some(gi) = (0..self.g_stage.len())
+                    .find(|&g| self.group(g).is_some_and(|x| *x.name == *name))
                 {
                     self.skip_group(gi, t);
                 }
             }
             SkipTarget::Stage => {
-                if let Some(si) = self.plan.stages.iter().position(|s| s.name == name) {
+                if let Some(si) = self.plan.stages.iter().position(|s| *s.name == *name) {
                     if self.s_started[si] {
                         return;
                     }
@@ -764,7 +765,7 @@ impl<'a> Sim<'a> {
                 }
             }
             SkipTarget::AfterStageWait => {
-                if let Some(si) = self.plan.stages.iter().position(|s| s.name == name) {
+                if let Some(si) = self.plan.stages.iter().position(|s| *s.name == *name) {
                     if self.w_state[si] == State::Running {
                         self.w_state[si] = State::Skipped;
                         self.w_end[si] = Some(t);

@@ -12,6 +12,7 @@ use crate::selectors::LabelSelector;
 use serde::Serialize;
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap, VecDeque};
+use std::sync::Arc;
 
 /// Name of the deletion stage.
 pub const DELETE_STAGE: &str = "kubernetes-fleet.io/deleteStage";
@@ -346,8 +347,8 @@ impl<'a> Labels<'a> {
 pub struct ComputedStage {
     /// Stage name.
     pub name: String,
-    /// Clusters in update order.
-    pub clusters: Vec<String>,
+    /// Clusters in update order (each name made once; the report shares it).
+    pub clusters: Vec<Arc<str>>,
 }
 
 /// `computeRunStageStatus` (R-KF-20 … R-KF-26). `selected` are the scheduled clusters,
@@ -357,7 +358,7 @@ pub fn compute_stages(
     clusters: &[ClusterView<'_>],
     selected: &[&str],
     to_delete: &[&str],
-) -> Result<(Vec<ComputedStage>, Vec<String>), String> {
+) -> Result<(Vec<ComputedStage>, Vec<Arc<str>>), String> {
     let mut out = Vec::new();
     let mut sorted: Vec<&ClusterView<'_>> = clusters.iter().collect();
     sorted.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
@@ -419,7 +420,7 @@ pub fn compute_stages(
             ));
         }
         let names = match &s.sorting_label_key {
-            None => matched.iter().map(|(c, _)| c.name.to_string()).collect(),
+            None => matched.iter().map(|(c, _)| Arc::from(c.name)).collect(),
             Some(key) => {
                 let mut keyed = Vec::with_capacity(matched.len());
                 for (c, v) in &matched {
@@ -436,7 +437,7 @@ pub fn compute_stages(
                     a.0.cmp(&b.0)
                         .then_with(|| a.1.as_bytes().cmp(b.1.as_bytes()))
                 });
-                keyed.into_iter().map(|(_, n)| n.to_string()).collect()
+                keyed.into_iter().map(|(_, n)| Arc::from(n)).collect()
             }
         };
         out.push(ComputedStage {
@@ -470,7 +471,7 @@ pub fn compute_stages(
             shown.join(", ")
         ));
     }
-    let deletion: Vec<String> = to_delete.iter().map(|s| s.to_string()).collect();
+    let deletion = to_delete.iter().map(|s| Arc::from(*s)).collect();
     Ok((out, deletion))
 }
 
@@ -482,10 +483,10 @@ fn compile(sel: &LabelSelector) -> Result<crate::selectors::Selector, String> {
 /// A stage ready to execute.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ExecStage {
-    /// Name.
-    pub name: String,
+    /// Name (the report's copies share it).
+    pub name: Arc<str>,
     /// Clusters in order.
-    pub clusters: Vec<String>,
+    pub clusters: Vec<Arc<str>>,
     /// Resolved maxConcurrency.
     pub concurrency: usize,
     /// A before-stage Approval.
@@ -638,7 +639,7 @@ pub fn execute(stages: &[ExecStage], p: &ExecParams<'_>) -> KfResult {
             .enumerate()
             .filter(|_| named)
             .flat_map(|(si, s)| {
-                (s.clusters.iter().enumerate()).map(move |(ci, c)| (c.as_str(), (si, ci)))
+                (s.clusters.iter().enumerate()).map(move |(ci, c)| (&**c, (si, ci)))
             }),
     );
     let mut ex = Exec {

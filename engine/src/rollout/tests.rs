@@ -55,11 +55,11 @@ fn a_closed_window_member_is_pending_and_runs_when_its_window_opens() {
     let ro = &r.rollouts[0];
     let g1 = &ro.stages[0].groups[0];
     // Bucket 2 (opens within 4h) outranks no-window, but is tried and left Pending.
-    assert_eq!(g1.attempt_order, vec!["soon", "anytime"]);
+    assert_eq!(g1.attempt_order, ["soon".into(), "anytime".into()]);
     let soon = ro
         .timeline
         .iter()
-        .filter(|e| e.name == "soon")
+        .filter(|e| &*e.name == "soon")
         .map(|e| (e.at, e.state))
         .collect::<Vec<_>>();
     assert_eq!(
@@ -73,7 +73,7 @@ fn a_closed_window_member_is_pending_and_runs_when_its_window_opens() {
     let g1_states: Vec<_> = ro
         .timeline
         .iter()
-        .filter(|e| e.subject == Subject::Group && e.name == "g1")
+        .filter(|e| e.subject == Subject::Group && &*e.name == "g1")
         .map(|e| (e.at, e.state))
         .collect();
     assert!(
@@ -99,7 +99,7 @@ fn a_failure_stops_the_run_and_later_stages_never_start() {
     let soon = ro.stages[0].groups[0]
         .members
         .iter()
-        .find(|m| m.cluster == "soon")
+        .find(|m| &*m.cluster == "soon")
         .map(|m| (m.state, m.start));
     assert_eq!(soon, Some((State::Pending, None)));
 }
@@ -142,7 +142,7 @@ fn manual_runs_fail_members_aks_would_reject() {
     let m = ro.stages[0].groups[0]
         .members
         .iter()
-        .find(|m| m.cluster == "anytime");
+        .find(|m| &*m.cluster == "anytime");
     assert_eq!(m.map(|m| m.state), Some(State::Failed));
     assert_eq!(
         m.and_then(|m| m.reason.clone()),
@@ -185,7 +185,7 @@ properties:
     assert_eq!(m.bucket, Some(4));
     assert_eq!(m.next_window_start, Some(at("2025-06-02T02:00:00Z")));
     assert_eq!(m.start, Some(at("2025-06-02T02:00:00Z")));
-    assert_eq!(r.rollouts[0].stages[0].name, "default");
+    assert_eq!(&*r.rollouts[0].stages[0].name, "default");
 }
 
 #[test]
@@ -262,7 +262,7 @@ fn compute_stages_reports_the_walks_first_failure() {
         names.sort_unstable();
         compute_stages(&spec.stages, &views, &names, &[]).map(|(s, _)| {
             s.into_iter()
-                .map(|s| (s.name, s.clusters))
+                .map(|s| (s.name, s.clusters.iter().map(|c| c.to_string()).collect()))
                 .collect::<Vec<_>>()
         })
     };

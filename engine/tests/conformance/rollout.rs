@@ -200,7 +200,7 @@ fn az_order(input: &Value, expect: &Value) -> R {
         .stages
         .iter()
         .flat_map(|s| s.groups.iter().flat_map(|g| g.members.iter()))
-        .map(|m| (m.cluster.as_str(), m))
+        .map(|m| (&*m.cluster, m))
         .collect();
     if let Some(b) = expect.get("buckets").and_then(Value::as_object) {
         for (name, want) in b {
@@ -217,7 +217,7 @@ fn az_order(input: &Value, expect: &Value) -> R {
     if let Some(plan) = expect.get("plan").and_then(Value::as_array) {
         eq("stage count", r.stages.len(), plan.len())?;
         for (st, want) in r.stages.iter().zip(plan) {
-            eq("stage name", st.name.clone(), str_of(want, "stage")?)?;
+            eq("stage name", st.name.to_string(), str_of(want, "stage")?)?;
             let groups = want
                 .get("groups")
                 .and_then(Value::as_array)
@@ -229,10 +229,10 @@ fn az_order(input: &Value, expect: &Value) -> R {
                 groups.len(),
             )?;
             for (g, wg) in st.groups.iter().zip(&groups) {
-                eq("group name", g.name.clone(), str_of(wg, "group")?)?;
+                eq("group name", g.name.to_string(), str_of(wg, "group")?)?;
                 eq(
                     &format!("attempt order of {}", g.name),
-                    g.attempt_order.clone(),
+                    g.attempt_order.iter().map(|c| c.to_string()).collect(),
                     string_list(wg.get("attemptOrder").unwrap_or(&Value::Null)),
                 )?;
             }
@@ -291,7 +291,7 @@ fn timeline_has(r: &Rollout, entry: &Value, kubefleet: bool) -> R {
         };
     let found = candidates.iter().any(|e| {
         e.subject == subject
-            && e.name == name
+            && *e.name == *name
             && want_state.is_none_or(|s| e.state == s)
             && want_reason
                 .as_ref()
@@ -759,11 +759,11 @@ fn kf_order(input: &Value, expect: &Value, all: &[Value]) -> R {
         .unwrap_or_default();
     eq("stage count", stages.len(), want.len())?;
     for (s, w) in stages.iter().zip(&want) {
-        eq("stage name", s.name.clone(), str_of(w, "name")?)?;
+        eq("stage name", s.name.to_string(), str_of(w, "name")?)?;
         let got: Vec<String> = s
             .groups
             .iter()
-            .flat_map(|g| g.members.iter().map(|m| m.cluster.clone()))
+            .flat_map(|g| g.members.iter().map(|m| m.cluster.to_string()))
             .collect();
         eq(
             &format!("clusters of {}", s.name),
@@ -777,7 +777,7 @@ fn kf_order(input: &Value, expect: &Value, all: &[Value]) -> R {
             .map(|s| {
                 s.groups
                     .iter()
-                    .flat_map(|g| g.members.iter().map(|m| m.cluster.clone()))
+                    .flat_map(|g| g.members.iter().map(|m| m.cluster.to_string()))
                     .collect()
             })
             .unwrap_or_default();
@@ -786,7 +786,7 @@ fn kf_order(input: &Value, expect: &Value, all: &[Value]) -> R {
     if let Some(n) = expect.get("deletionStageName") {
         eq(
             "deletion stage name",
-            deletion.map(|s| s.name.clone()),
+            deletion.map(|s| s.name.to_string()),
             Some(scalar(n)),
         )?;
     }
@@ -940,13 +940,13 @@ fn kf_final(r: &Rollout, names: &BTreeMap<String, String>, key: &str, want: &Val
         _ => {}
     }
     let sname = names.get(key).cloned().unwrap_or_else(|| key.to_string());
-    if let Some(s) = r.stages.iter().find(|s| s.name == sname) {
+    if let Some(s) = r.stages.iter().find(|s| *s.name == *sname) {
         return conditions_match(Subject::Stage, s.state, want)
             .map_err(|e| format!("stage {key}: {e}"));
     }
     for s in &r.stages {
         for g in &s.groups {
-            if let Some(m) = g.members.iter().find(|m| m.cluster == key) {
+            if let Some(m) = g.members.iter().find(|m| &*m.cluster == key) {
                 return conditions_match(Subject::Member, m.state, want)
                     .map_err(|e| format!("cluster {key}: {e}"));
             }
