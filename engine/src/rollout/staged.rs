@@ -392,14 +392,34 @@ pub fn compute_stages(
     let mut matched: Vec<Vec<(&ClusterView<'_>, Option<&str>)>> = vec![Vec::new(); selectors.len()];
     let mut seen = vec![false; sorted.len()];
     let mut twice: Option<(usize, &ClusterView<'_>)> = None;
+    // The label keys the selectors read, each read once per cluster (stages usually select on
+    // one or two keys): `slots` holds the position in `keys` of each requirement's key.
+    let mut keys: Vec<&str> = Vec::new();
+    let slots: Vec<Vec<usize>> = selectors
+        .iter()
+        .map(|sel| {
+            sel.iter()
+                .flat_map(|s| &s.requirements)
+                .map(|r| match keys.iter().position(|k| *k == r.key) {
+                    Some(i) => i,
+                    None => {
+                        keys.push(&r.key);
+                        keys.len() - 1
+                    }
+                })
+                .collect()
+        })
+        .collect();
+    let mut values: Vec<Option<&str>> = vec![None; keys.len()];
     for (c, placed) in sorted.iter().zip(seen.iter_mut()) {
-        for (si, (sel, list)) in selectors.iter().zip(matched.iter_mut()).enumerate() {
+        for (v, k) in values.iter_mut().zip(&keys) {
+            *v = c.labels.get(k);
+        }
+        let stages_of = selectors.iter().zip(&slots).zip(matched.iter_mut());
+        for (si, ((sel, slots), list)) in stages_of.enumerate() {
             let Some(sel) = sel else { continue };
-            if !sel
-                .requirements
-                .iter()
-                .all(|r| r.matches(|k| c.labels.get(k)))
-            {
+            let value = |i: &usize| values.get(*i).copied().flatten();
+            if !(sel.requirements.iter().zip(slots)).all(|(r, i)| r.matches(|_| value(i))) {
                 continue;
             }
             if std::mem::replace(placed, true) {
@@ -422,8 +442,10 @@ pub fn compute_stages(
         let names = match &s.sorting_label_key {
             None => matched.iter().map(|(c, _)| Arc::from(c.name)).collect(),
             Some(key) => {
+                // `matched` is in name order: its positions break ties as the names would,
+                // without comparing them.
                 let mut keyed = Vec::with_capacity(matched.len());
-                for (c, v) in &matched {
+                for (i, (c, v)) in matched.iter().enumerate() {
                     let v = v.unwrap_or("");
                     let n = super::intstr::go_atoi(v).ok_or_else(|| {
                         format!(
@@ -431,13 +453,14 @@ pub fn compute_stages(
                             c.name
                         )
                     })?;
-                    keyed.push((n, c.name));
+                    keyed.push((n, i));
                 }
-                keyed.sort_unstable_by(|a, b| {
-                    a.0.cmp(&b.0)
-                        .then_with(|| a.1.as_bytes().cmp(b.1.as_bytes()))
-                });
-                keyed.into_iter().map(|(_, n)| Arc::from(n)).collect()
+                keyed.sort_unstable();
+                keyed
+                    .into_iter()
+                    .filter_map(|(_, i)| matched.get(i))
+                    .map(|(c, _)| Arc::from(c.name))
+                    .collect()
             }
         };
         out.push(ComputedStage {
@@ -448,22 +471,23 @@ pub fn compute_stages(
     if let Some(e) = invalid {
         return Err(e);
     }
-    // Scheduled clusters in no stage (or without a MemberCluster), in name order.
-    let mut placed = sorted.iter().zip(&seen).peekable();
-    let missing: Vec<&str> = selected
-        .iter()
-        .copied()
-        .filter(|name| {
-            while placed
-                .next_if(|(c, _)| c.name.as_bytes() < name.as_bytes())
-                .is_some()
-            {}
-            !placed
-                .peek()
-                .is_some_and(|(c, done)| c.name == *name && **done)
-        })
-        .collect();
-    if !missing.is_empty() {
+    // Scheduled clusters in no stage (or without a MemberCluster), in name order. Each placed
+    // cluster is a distinct scheduled one: when as many are placed, none is missing.
+    if seen.iter().filter(|p| **p).count() != selected.len() {
+        let mut placed = sorted.iter().zip(&seen).peekable();
+        let missing: Vec<&str> = selected
+            .iter()
+            .copied()
+            .filter(|name| {
+                while placed
+                    .next_if(|(c, _)| c.name.as_bytes() < name.as_bytes())
+                    .is_some()
+                {}
+                !placed
+                    .peek()
+                    .is_some_and(|(c, done)| c.name == *name && **done)
+            })
+            .collect();
         let shown: Vec<&str> = missing.iter().take(10).copied().collect();
         return Err(format!(
             "some clusters are not placed in any stage, total {}, showing up to 10: {}",
