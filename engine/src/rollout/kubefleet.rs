@@ -88,9 +88,11 @@ pub(crate) fn read<'a>(
     opts: &RolloutOptions,
     ctx: &mut Ctx,
 ) -> KubeFleetInput<'a> {
-    let mut clusters = Vec::new();
+    // Lists sized once: fleets have thousands of clusters and bindings.
+    let docs = input.of_kind("MemberCluster");
+    let mut clusters = Vec::with_capacity(docs.size_hint().0);
     let mut durations = BTreeMap::new();
-    for doc in input.of_kind("MemberCluster") {
+    for doc in docs {
         let name = doc.name.as_deref().unwrap_or_default();
         let labels = staged::Labels::of(doc);
         if let Some(d) = doc
@@ -131,8 +133,9 @@ pub(crate) fn read<'a>(
         }
         strategies.insert(doc.name.clone().unwrap_or_default(), (spec, ok));
     }
-    let mut bindings = Vec::new();
-    for doc in input.of_kind("ClusterResourceBinding") {
+    let docs = input.of_kind("ClusterResourceBinding");
+    let mut bindings = Vec::with_capacity(docs.size_hint().0);
+    for doc in docs {
         let (state, cluster) = match binding_fields(doc) {
             Some((state, cluster)) => (state.map(Cow::Borrowed), Cow::Borrowed(cluster)),
             None => match doc.decode_at::<BindingSpecView>(&"spec".into()) {
