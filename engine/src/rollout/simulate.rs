@@ -1130,8 +1130,12 @@ impl<'a> Sim<'a> {
             } else {
                 None
             };
-            let gs: Vec<State> = self.g_state[first..first + stage.groups.len()].to_vec();
-            let ss = stage_state(&gs, self.s_started[si], self.s_user_skipped[si], wait);
+            let ss = stage_state(
+                &self.g_state[first..first + stage.groups.len()],
+                self.s_started[si],
+                self.s_user_skipped[si],
+                wait,
+            );
             if ss != self.s_state[si] {
                 self.s_state[si] = ss;
                 self.record(t, Subject::Stage, si, ss);
