@@ -27,7 +27,7 @@ use rustc_hash::FxHashMap;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::hash::BuildHasher;
-use std::sync::Arc;
+use std::rc::Rc;
 
 /// Name of the cluster-upgrade maintenance configuration (R-AZ-32).
 pub const AUTO_UPGRADE_SCHEDULE: &str = "aksManagedAutoUpgradeSchedule";
@@ -1209,7 +1209,7 @@ fn plan_run(
                     reason_for_upgrade(spec, target_version, m, images.as_ref(), &mut versions);
                 idxs.push(plan.members.len());
                 plan.members.push(SimMember {
-                    name: Arc::from(m.name.as_ref()),
+                    name: Rc::from(m.name.as_ref()),
                     windows,
                     duration,
                     skip,
@@ -1224,13 +1224,13 @@ fn plan_run(
                     .max(1) as usize,
             };
             groups.push(SimGroup {
-                name: Arc::from(g.name.as_str()),
+                name: Rc::from(g.name.as_str()),
                 concurrency,
                 members: idxs,
             });
         }
         plan.stages.push(SimStage {
-            name: Arc::from(st.name.as_str()),
+            name: Rc::from(st.name.as_str()),
             wait_seconds: st.after_stage_wait_in_seconds.unwrap_or(0).max(0),
             groups,
         });
@@ -1342,7 +1342,7 @@ fn assemble(
                 .collect();
             keys.sort_unstable();
             let order: Vec<usize> = keys.into_iter().map(|k| k.2).collect();
-            let attempt_order: Vec<Arc<str>> = order
+            let attempt_order: Vec<Rc<str>> = order
                 .iter()
                 .map(|&m| plan.members[m].name.clone())
                 .collect();
@@ -1407,7 +1407,7 @@ fn assemble(
         });
     }
     // Each member's stage name (shared by its timeline entries).
-    let member_stage: Vec<Option<&Arc<str>>> = {
+    let member_stage: Vec<Option<&Rc<str>>> = {
         let mut v = vec![None; plan.members.len()];
         for st in &plan.stages {
             for g in &st.groups {
@@ -1420,7 +1420,7 @@ fn assemble(
         }
         v
     };
-    let run_name: Arc<str> = Arc::from(spec.name.as_str());
+    let run_name: Rc<str> = Rc::from(spec.name.as_str());
     let timeline = res
         .timeline
         .iter()

@@ -15,7 +15,7 @@ use crate::model::rollout::{
 };
 use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::Arc;
+use std::rc::Rc;
 
 /// Label on bindings naming their placement.
 pub const PARENT_CRP_LABEL: &str = "kubernetes-fleet.io/parent-CRP";
@@ -556,7 +556,7 @@ fn run_staged(
             _ => None,
         })
         .collect();
-    let run_name: Arc<str> = Arc::from(name);
+    let run_name: Rc<str> = Rc::from(name);
     let timeline = res
         .timeline
         .iter()
@@ -744,9 +744,9 @@ fn rolling(
     };
     clusters.sort_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
     clusters.dedup();
-    let clusters: Vec<Arc<str>> = clusters.into_iter().map(Arc::from).collect();
-    let stage_name: Arc<str> = Arc::from("RollingUpdate");
-    let run_name: Arc<str> = Arc::from(name);
+    let clusters: Vec<Rc<str>> = clusters.into_iter().map(Rc::from).collect();
+    let stage_name: Rc<str> = Rc::from("RollingUpdate");
+    let run_name: Rc<str> = Rc::from(name);
     let target = match ptype {
         "PickN" => policy.and_then(|p| p.number_of_clusters).unwrap_or(0),
         "PickFixed" => policy.map_or(0, |p| p.cluster_names.len() as i64),

@@ -4,7 +4,7 @@
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
-use std::sync::Arc;
+use std::rc::Rc;
 
 /// Which system a rollout belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -90,13 +90,15 @@ pub struct TimelineEntry {
     pub at: DateTime<Utc>,
     /// What kind of object.
     pub subject: Subject,
-    // Names are shared with the plan (`Arc<str>`): a run has a few entries per member, and
-    // copying names was most of building a report. The serialised text is the same.
+    // Names are shared with the plan (`Rc<str>`): a run has a few entries per member, and
+    // copying names was most of building a report. Not `Arc`: the atomic counts of those
+    // copies were a visible part of a run's time, and a report stays on the thread that
+    // made it. The serialised text is the same.
     /// Its name (member, group, stage or wait name; the run's name for the run).
-    pub name: Arc<str>,
+    pub name: Rc<str>,
     /// The stage it belongs to (for members, groups and waits).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub stage: Option<Arc<str>>,
+    pub stage: Option<Rc<str>>,
     /// The new state.
     pub state: State,
     /// KubeFleet condition reason or Azure skip reason, when there is one.
@@ -167,7 +169,7 @@ pub enum MemberReason {
 #[serde(rename_all = "camelCase")]
 pub struct Member {
     /// Member or cluster name.
-    pub cluster: Arc<str>,
+    pub cluster: Rc<str>,
     /// When its update started.
     pub start: Option<DateTime<Utc>>,
     /// When its update ended.
@@ -193,14 +195,14 @@ pub struct Member {
 #[serde(rename_all = "camelCase")]
 pub struct Group {
     /// Group name (Azure update group; the stage name for KubeFleet's implicit group).
-    pub name: Arc<str>,
+    pub name: Rc<str>,
     /// Its state at the observed instant.
     pub state: State,
     /// How many members may be in flight at once.
     pub concurrency: u64,
     /// Azure: the order in which the group tries its members when evaluated at `at`
     /// (bucket, window start for bucket 2, name); KubeFleet: the static order.
-    pub attempt_order: Vec<Arc<str>>,
+    pub attempt_order: Vec<Rc<str>>,
     /// Members, in the order they were started (never-started ones last, in attempt order).
     pub members: Vec<Member>,
 }
@@ -252,7 +254,7 @@ pub struct Wait {
 #[serde(rename_all = "camelCase")]
 pub struct Stage {
     /// Stage name.
-    pub name: Arc<str>,
+    pub name: Rc<str>,
     /// Its state at the observed instant.
     pub state: State,
     /// KubeFleet condition reason for the state (`StageUpdatingSkippedNoClusters` …).

@@ -10,13 +10,13 @@ use super::options::{
 use super::plan::{MemberReason, State, Subject};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
-use std::sync::Arc;
+use std::rc::Rc;
 
 /// One member of a planned Azure run.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SimMember {
     /// Name (the report's copies share it).
-    pub name: Arc<str>,
+    pub name: Rc<str>,
     /// Index into [`SimPlan::windows`]; `None` = no maintenance window configured.
     pub windows: Option<usize>,
     /// Update duration in seconds.
@@ -31,7 +31,7 @@ pub struct SimMember {
 #[derive(Debug, Clone, PartialEq)]
 pub struct SimGroup {
     /// Name (the report's copies share it).
-    pub name: Arc<str>,
+    pub name: Rc<str>,
     /// Members in flight at once (1 unless the preview `maxConcurrency` is set).
     pub concurrency: usize,
     /// Indices into [`SimPlan::members`].
@@ -42,7 +42,7 @@ pub struct SimGroup {
 #[derive(Debug, Clone, PartialEq)]
 pub struct SimStage {
     /// Name (the report's copies share it).
-    pub name: Arc<str>,
+    pub name: Rc<str>,
     /// `afterStageWaitInSeconds`.
     pub wait_seconds: i64,
     /// Groups, run in parallel.

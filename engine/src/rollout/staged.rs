@@ -12,7 +12,7 @@ use crate::selectors::LabelSelector;
 use serde::Serialize;
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap, VecDeque};
-use std::sync::Arc;
+use std::rc::Rc;
 
 /// Name of the deletion stage.
 pub const DELETE_STAGE: &str = "kubernetes-fleet.io/deleteStage";
@@ -348,7 +348,7 @@ pub struct ComputedStage {
     /// Stage name.
     pub name: String,
     /// Clusters in update order (each name made once; the report shares it).
-    pub clusters: Vec<Arc<str>>,
+    pub clusters: Vec<Rc<str>>,
 }
 
 /// `computeRunStageStatus` (R-KF-20 … R-KF-26). `selected` are the scheduled clusters,
@@ -358,7 +358,7 @@ pub fn compute_stages(
     clusters: &[ClusterView<'_>],
     selected: &[&str],
     to_delete: &[&str],
-) -> Result<(Vec<ComputedStage>, Vec<Arc<str>>), String> {
+) -> Result<(Vec<ComputedStage>, Vec<Rc<str>>), String> {
     let mut out = Vec::new();
     let mut sorted: Vec<&ClusterView<'_>> = clusters.iter().collect();
     sorted.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
@@ -440,7 +440,7 @@ pub fn compute_stages(
             ));
         }
         let names = match &s.sorting_label_key {
-            None => matched.iter().map(|(c, _)| Arc::from(c.name)).collect(),
+            None => matched.iter().map(|(c, _)| Rc::from(c.name)).collect(),
             Some(key) => {
                 // `matched` is in name order: its positions break ties as the names would,
                 // without comparing them.
@@ -459,7 +459,7 @@ pub fn compute_stages(
                 keyed
                     .into_iter()
                     .filter_map(|(_, i)| matched.get(i))
-                    .map(|(c, _)| Arc::from(c.name))
+                    .map(|(c, _)| Rc::from(c.name))
                     .collect()
             }
         };
@@ -495,7 +495,7 @@ pub fn compute_stages(
             shown.join(", ")
         ));
     }
-    let deletion = to_delete.iter().map(|s| Arc::from(*s)).collect();
+    let deletion = to_delete.iter().map(|s| Rc::from(*s)).collect();
     Ok((out, deletion))
 }
 
@@ -508,9 +508,9 @@ fn compile(sel: &LabelSelector) -> Result<crate::selectors::Selector, String> {
 #[derive(Debug, Clone, PartialEq)]
 pub struct ExecStage {
     /// Name (the report's copies share it).
-    pub name: Arc<str>,
+    pub name: Rc<str>,
     /// Clusters in order.
-    pub clusters: Vec<Arc<str>>,
+    pub clusters: Vec<Rc<str>>,
     /// Resolved maxConcurrency.
     pub concurrency: usize,
     /// A before-stage Approval.
