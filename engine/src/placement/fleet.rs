@@ -5,8 +5,9 @@ use super::eligibility::{self, Ineligible};
 use super::index::FleetIndex;
 use crate::input::quantity::{Quantity, QuantityError};
 use crate::model::placement::{MemberCluster, Taint};
+use crate::sorted_map::SortedMap;
 use chrono::{DateTime, Utc};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 /// A non-resource property value: kept as written, parsed once (the scheduler only fails on
@@ -25,7 +26,7 @@ pub struct FleetCluster {
     /// `metadata.name`.
     pub name: String,
     /// `metadata.labels`.
-    pub labels: BTreeMap<String, String>,
+    pub labels: SortedMap<String, String>,
     /// `spec.taints`.
     pub taints: Vec<Taint>,
     /// `metadata.deletionTimestamp` is set.
@@ -33,13 +34,13 @@ pub struct FleetCluster {
     /// Eligibility at the evaluation instant.
     pub eligibility: Result<(), Ineligible>,
     /// `status.properties`.
-    pub properties: BTreeMap<String, PropertyEntry>,
+    pub properties: SortedMap<String, PropertyEntry>,
     /// `status.resourceUsage.capacity`.
-    pub capacity: BTreeMap<String, Quantity>,
+    pub capacity: SortedMap<String, Quantity>,
     /// `status.resourceUsage.allocatable`.
-    pub allocatable: BTreeMap<String, Quantity>,
+    pub allocatable: SortedMap<String, Quantity>,
     /// `status.resourceUsage.available`.
-    pub available: BTreeMap<String, Quantity>,
+    pub available: SortedMap<String, Quantity>,
     /// No `status.agentStatus` was given (assumed joined and healthy).
     pub assumed_healthy: bool,
 }
@@ -69,10 +70,10 @@ impl FleetCluster {
                 )
             })
             .collect();
-        let q = |m: BTreeMap<String, crate::model::placement::QuantityValue>| {
+        let q = |m: SortedMap<String, crate::model::placement::QuantityValue>| {
             m.into_iter()
                 .map(|(k, v)| (k, v.0))
-                .collect::<BTreeMap<_, _>>()
+                .collect::<SortedMap<_, _>>()
         };
         FleetCluster {
             name: mc.metadata.name,

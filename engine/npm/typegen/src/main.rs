@@ -526,7 +526,7 @@ impl Gen {
                 }
                 first(self, &args)
             }
-            "BTreeMap" | "HashMap" | "IndexMap" => {
+            "BTreeMap" | "HashMap" | "IndexMap" | "SortedMap" => {
                 let v = match args.get(1) {
                     Some(t) => self.ty(t, from, generics, mode, ctx),
                     None => self.loose(format!("{ctx}: {full}")),

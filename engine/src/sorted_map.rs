@@ -1,0 +1,260 @@
+//! [`SortedMap`]: a map kept as a Vec of entries sorted by key, searched by binary search.
+//!
+//! Each `BTreeMap<K, V>` key/value type costs its own copy of the tree code in the wasm (3–5
+//! KB before wasm-opt); the maps of the engine are built once and then only looked up or
+//! iterated in key order, which a sorted Vec does with a few hundred bytes per type. The
+//! sort behind [`SortedMap::from_entries`] is one non-generic function shared by every type.
+
+use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
+use serde::ser::{Serialize, Serializer};
+use std::borrow::Borrow;
+use std::cmp::Ordering;
+use std::fmt;
+use std::marker::PhantomData;
+
+/// Key → value, iterated in key order; read like a `BTreeMap` (same [`Serialize`] output: an
+/// object sorted by key; same `Deserialize`: a repeated key's last value wins).
+#[derive(Clone, PartialEq, Eq)]
+pub struct SortedMap<K, V> {
+    /// Sorted by key, keys unique.
+    entries: Vec<(K, V)>,
+}
+
+impl<K, V> Default for SortedMap<K, V> {
+    fn default() -> Self {
+        SortedMap {
+            entries: Vec::new(),
+        }
+    }
+}
+
+/// The positions of the entries to keep, in key order: a stable sort of positions by `cmp`,
+/// then of each run of equal keys the last one (as repeated `BTreeMap::insert`). Not generic,
+/// so the sort's code is in the wasm once for every map type.
+fn order(n: usize, cmp: &dyn Fn(usize, usize) -> Ordering) -> Vec<usize> {
+    let mut ix: Vec<usize> = (0..n).collect();
+    ix.sort_by(|&a, &b| cmp(a, b));
+    let mut keep: Vec<usize> = Vec::with_capacity(n);
+    for i in ix {
+        match keep.last_mut() {
+            // Stable sort: a later equal key is a later entry, which replaces the earlier.
+            Some(last) if cmp(*last, i) == Ordering::Equal => *last = i,
+            _ => keep.push(i),
+        }
+    }
+    keep
+}
+
+impl<K: Ord, V> SortedMap<K, V> {
+    /// An empty map.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The map of `entries` (in any order); for a repeated key the last value wins, as when
+    /// inserting them one by one into a `BTreeMap`.
+    pub fn from_entries(entries: Vec<(K, V)>) -> Self {
+        if entries.is_sorted_by(|a, b| a.0 < b.0) {
+            return SortedMap { entries };
+        }
+        let key = |i: usize| entries.get(i).map(|e| &e.0);
+        let keep = order(entries.len(), &|a, b| key(a).cmp(&key(b)));
+        let mut slots: Vec<Option<(K, V)>> = entries.into_iter().map(Some).collect();
+        let entries = keep
+            .into_iter()
+            .filter_map(|i| slots.get_mut(i).and_then(Option::take))
+            .collect();
+        SortedMap { entries }
+    }
+
+    /// The position of `key`, or where it would be inserted.
+    fn search<Q>(&self, key: &Q) -> Result<usize, usize>
+    where
+        K: Borrow<Q>,
+        Q: Ord + ?Sized,
+    {
+        self.entries.binary_search_by(|(k, _)| k.borrow().cmp(key))
+    }
+
+    /// The value of `key`.
+    pub fn get<Q>(&self, key: &Q) -> Option<&V>
+    where
+        K: Borrow<Q>,
+        Q: Ord + ?Sized,
+    {
+        let i = self.search(key).ok()?;
+        self.entries.get(i).map(|(_, v)| v)
+    }
+
+    /// The value of `key`, mutably.
+    pub fn get_mut<Q>(&mut self, key: &Q) -> Option<&mut V>
+    where
+        K: Borrow<Q>,
+        Q: Ord + ?Sized,
+    {
+        let i = self.search(key).ok()?;
+        self.entries.get_mut(i).map(|(_, v)| v)
+    }
+
+    /// Whether `key` has a value.
+    pub fn contains_key<Q>(&self, key: &Q) -> bool
+    where
+        K: Borrow<Q>,
+        Q: Ord + ?Sized,
+    {
+        self.search(key).is_ok()
+    }
+
+    /// Sets the value of `key`, returning the previous one (linear in the map's size: for
+    /// maps built a few entries at a time; build large ones with [`Self::from_entries`]).
+    pub fn insert(&mut self, key: K, value: V) -> Option<V> {
+        match self.search(&key) {
+            Ok(i) => self
+                .entries
+                .get_mut(i)
+                .map(|e| std::mem::replace(&mut e.1, value)),
+            Err(i) => {
+                self.entries.insert(i, (key, value));
+                None
+            }
+        }
+    }
+}
+
+impl<K, V> SortedMap<K, V> {
+    /// The number of entries.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether the map has no entries.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The entries in key order.
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = (&K, &V)> + ExactSizeIterator {
+        self.entries.iter().map(|(k, v)| (k, v))
+    }
+
+    /// The keys in order.
+    pub fn keys(&self) -> impl DoubleEndedIterator<Item = &K> + ExactSizeIterator {
+        self.entries.iter().map(|(k, _)| k)
+    }
+
+    /// The values in key order.
+    pub fn values(&self) -> impl DoubleEndedIterator<Item = &V> + ExactSizeIterator {
+        self.entries.iter().map(|(_, v)| v)
+    }
+
+    /// The values in key order, mutably.
+    pub fn values_mut(&mut self) -> impl DoubleEndedIterator<Item = &mut V> + ExactSizeIterator {
+        self.entries.iter_mut().map(|(_, v)| v)
+    }
+}
+
+impl<K: Ord, V> FromIterator<(K, V)> for SortedMap<K, V> {
+    /// As [`SortedMap::from_entries`]: a repeated key's last value wins.
+    fn from_iter<I: IntoIterator<Item = (K, V)>>(iter: I) -> Self {
+        Self::from_entries(iter.into_iter().collect())
+    }
+}
+
+impl<K, V> IntoIterator for SortedMap<K, V> {
+    type Item = (K, V);
+    type IntoIter = std::vec::IntoIter<(K, V)>;
+
+    /// The entries in key order.
+    fn into_iter(self) -> Self::IntoIter {
+        self.entries.into_iter()
+    }
+}
+
+impl<'a, K, V> IntoIterator for &'a SortedMap<K, V> {
+    type Item = (&'a K, &'a V);
+    type IntoIter = std::iter::Map<std::slice::Iter<'a, (K, V)>, fn(&'a (K, V)) -> (&'a K, &'a V)>;
+
+    /// The entries in key order.
+    fn into_iter(self) -> Self::IntoIter {
+        self.entries.iter().map(|(k, v)| (k, v))
+    }
+}
+
+impl<K: fmt::Debug, V: fmt::Debug> fmt::Debug for SortedMap<K, V> {
+    /// As a `BTreeMap`'s: `{k: v, …}`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
+impl<K: Serialize, V: Serialize> Serialize for SortedMap<K, V> {
+    /// An object in key order, as a `BTreeMap`.
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.iter())
+    }
+}
+
+impl<'de, K: Deserialize<'de> + Ord, V: Deserialize<'de>> Deserialize<'de> for SortedMap<K, V> {
+    /// As a `BTreeMap`: any map, a repeated key's last value winning.
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Entries<K, V>(PhantomData<(K, V)>);
+        impl<'de, K: Deserialize<'de>, V: Deserialize<'de>> Visitor<'de> for Entries<K, V> {
+            type Value = Vec<(K, V)>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                // serde's text for a BTreeMap, so error messages stay the same.
+                f.write_str("a map")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut out = Vec::with_capacity(map.size_hint().unwrap_or(0).min(4096));
+                while let Some(entry) = map.next_entry()? {
+                    out.push(entry);
+                }
+                Ok(out)
+            }
+        }
+        deserializer
+            .deserialize_map(Entries(PhantomData))
+            .map(SortedMap::from_entries)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SortedMap;
+    use std::collections::BTreeMap;
+
+    #[test]
+    fn reads_as_a_btreemap_built_by_inserts() {
+        let pairs = [("b", 1), ("a", 2), ("b", 3), ("c", 4), ("a", 5), ("d", 6)];
+        let m: SortedMap<&str, i32> = pairs.into_iter().collect();
+        let b: BTreeMap<&str, i32> = pairs.into_iter().collect();
+        assert!(m.iter().eq(b.iter()));
+        assert_eq!(m.get("a"), Some(&5));
+        assert_eq!(m.get("e"), None);
+        assert_eq!(format!("{m:?}"), format!("{b:?}"));
+        assert_eq!(
+            serde_json::to_string(&m).ok(),
+            serde_json::to_string(&b).ok()
+        );
+        let mut m2 = SortedMap::new();
+        for (k, v) in pairs {
+            m2.insert(k, v);
+        }
+        assert_eq!(m2, m);
+        assert!(SortedMap::<&str, i32>::from_entries(vec![]).is_empty());
+    }
+
+    #[test]
+    fn deserializes_as_a_btreemap() {
+        let text = r#"{"b": 1, "a": 2, "b": 3}"#;
+        let m: Result<SortedMap<String, i32>, _> = serde_json::from_str(text);
+        let b: Result<BTreeMap<String, i32>, _> = serde_json::from_str(text);
+        assert_eq!(
+            serde_json::to_string(&m.ok()).ok(),
+            serde_json::to_string(&b.ok()).ok()
+        );
+        let e1 = serde_json::from_str::<SortedMap<String, i32>>("[1]").err();
+        let e2 = serde_json::from_str::<BTreeMap<String, i32>>("[1]").err();
+        assert_eq!(e1.map(|e| e.to_string()), e2.map(|e| e.to_string()));
+    }
+}
