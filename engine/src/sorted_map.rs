@@ -1,4 +1,5 @@
-//! [`SortedMap`]: a map kept as a Vec of entries sorted by key, searched by binary search.
+//! [`SortedMap`]: a map kept as a Vec of entries sorted by key, searched by binary search;
+//! [`SortedSet`], the set made of one.
 //!
 //! Each `BTreeMap<K, V>` key/value type costs its own copy of the tree code in the wasm (3–5
 //! KB before wasm-opt); the maps of the engine are built once and then only looked up or
@@ -28,14 +29,19 @@ impl<K, V> Default for SortedMap<K, V> {
     }
 }
 
-/// The positions of the entries to keep, in key order: a stable sort of positions by `cmp`,
-/// then of each run of equal keys the last one (as repeated `BTreeMap::insert`). Not generic,
-/// so the sort's code is in the wasm once for every map type.
-fn order(n: usize, cmp: &dyn Fn(usize, usize) -> Ordering) -> Vec<usize> {
+/// The positions `0..n` in key order, equal keys in position order (a stable sort). Not
+/// generic, so the sort's code is in the wasm once for every map type.
+fn sorted_positions(n: usize, cmp: &dyn Fn(usize, usize) -> Ordering) -> Vec<usize> {
     let mut ix: Vec<usize> = (0..n).collect();
     ix.sort_by(|&a, &b| cmp(a, b));
+    ix
+}
+
+/// The positions of the entries to keep, in key order: of each run of equal keys the last
+/// one (as repeated `BTreeMap::insert`).
+fn order(n: usize, cmp: &dyn Fn(usize, usize) -> Ordering) -> Vec<usize> {
     let mut keep: Vec<usize> = Vec::with_capacity(n);
-    for i in ix {
+    for i in sorted_positions(n, cmp) {
         match keep.last_mut() {
             // Stable sort: a later equal key is a later entry, which replaces the earlier.
             Some(last) if cmp(*last, i) == Ordering::Equal => *last = i,
@@ -65,6 +71,20 @@ impl<K: Ord, V> SortedMap<K, V> {
             .filter_map(|i| slots.get_mut(i).and_then(Option::take))
             .collect();
         SortedMap { entries }
+    }
+
+    /// The value of `key`, inserted by `make` when missing (as `BTreeMap`'s
+    /// `entry(key).or_insert_with(make)`; linear in the map's size, as [`Self::insert`]).
+    pub fn get_or_insert_with(&mut self, key: K, make: impl FnOnce() -> V) -> &mut V {
+        let i = match self.search(&key) {
+            Ok(i) => i,
+            Err(i) => {
+                self.entries.insert(i, (key, make()));
+                i
+            }
+        };
+        // `i` is the entry's position: found, or just inserted there.
+        &mut self.entries[i].1
     }
 
     /// The position of `key`, or where it would be inserted.
@@ -118,6 +138,27 @@ impl<K: Ord, V> SortedMap<K, V> {
                 None
             }
         }
+    }
+}
+
+impl<K: Ord, V> SortedMap<K, Vec<V>> {
+    /// Each key's values in the order of `pairs`, keys sorted: the map that
+    /// `entry(k).or_default().push(v)` for each pair in turn would make.
+    pub fn grouped(pairs: Vec<(K, V)>) -> Self {
+        let key = |i: usize| pairs.get(i).map(|e| &e.0);
+        let ix = sorted_positions(pairs.len(), &|a, b| key(a).cmp(&key(b)));
+        let mut slots: Vec<Option<(K, V)>> = pairs.into_iter().map(Some).collect();
+        let mut entries: Vec<(K, Vec<V>)> = Vec::new();
+        for (k, v) in ix
+            .into_iter()
+            .filter_map(|i| slots.get_mut(i).and_then(Option::take))
+        {
+            match entries.last_mut() {
+                Some((last, values)) if *last == k => values.push(v),
+                _ => entries.push((k, vec![v])),
+            }
+        }
+        SortedMap { entries }
     }
 }
 
@@ -218,10 +259,109 @@ impl<'de, K: Deserialize<'de> + Ord, V: Deserialize<'de>> Deserialize<'de> for S
     }
 }
 
+/// Values in order, each once; read like a `BTreeSet` (same [`Serialize`] output: an array
+/// in order). A [`SortedMap`] to `()`, for the same reason.
+#[derive(Clone, PartialEq, Eq)]
+pub struct SortedSet<K>(SortedMap<K, ()>);
+
+impl<K> Default for SortedSet<K> {
+    fn default() -> Self {
+        SortedSet(SortedMap::default())
+    }
+}
+
+impl<K: Ord> SortedSet<K> {
+    /// An empty set.
+    pub fn new() -> Self {
+        SortedSet(SortedMap::new())
+    }
+
+    /// Whether `key` is in the set.
+    pub fn contains<Q>(&self, key: &Q) -> bool
+    where
+        K: Borrow<Q>,
+        Q: Ord + ?Sized,
+    {
+        self.0.contains_key(key)
+    }
+
+    /// Adds `key`; whether it was not in the set yet (linear, as [`SortedMap::insert`]).
+    pub fn insert(&mut self, key: K) -> bool {
+        self.0.insert(key, ()).is_none()
+    }
+}
+
+impl<K> SortedSet<K> {
+    /// The number of values.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether the set is empty.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The values in order.
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = &K> + ExactSizeIterator {
+        self.0.keys()
+    }
+}
+
+impl<K: Ord> FromIterator<K> for SortedSet<K> {
+    fn from_iter<I: IntoIterator<Item = K>>(iter: I) -> Self {
+        SortedSet(iter.into_iter().map(|k| (k, ())).collect())
+    }
+}
+
+impl<K> IntoIterator for SortedSet<K> {
+    type Item = K;
+    type IntoIter = std::iter::Map<std::vec::IntoIter<(K, ())>, fn((K, ())) -> K>;
+
+    /// The values in order.
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter().map(|(k, ())| k)
+    }
+}
+
+impl<K: fmt::Debug> fmt::Debug for SortedSet<K> {
+    /// As a `BTreeSet`'s: `{a, b, …}`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set().entries(self.iter()).finish()
+    }
+}
+
+impl<K: Serialize> Serialize for SortedSet<K> {
+    /// An array in order, as a `BTreeSet`.
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::SortedMap;
-    use std::collections::BTreeMap;
+    use super::{SortedMap, SortedSet};
+    use std::collections::{BTreeMap, BTreeSet};
+
+    #[test]
+    fn set_reads_as_a_btreeset() {
+        let keys = ["b", "a", "b", "c"];
+        let s: SortedSet<&str> = keys.into_iter().collect();
+        let b: BTreeSet<&str> = keys.into_iter().collect();
+        assert!(s.iter().eq(b.iter()));
+        assert!(s.contains("a") && !s.contains("d"));
+        assert_eq!(format!("{s:?}"), format!("{b:?}"));
+        assert_eq!(
+            serde_json::to_string(&s).ok(),
+            serde_json::to_string(&b).ok()
+        );
+        let mut s2 = SortedSet::new();
+        assert!(keys
+            .into_iter()
+            .map(|k| s2.insert(k))
+            .eq([true, true, false, true]));
+        assert_eq!(s2, s);
+    }
 
     #[test]
     fn reads_as_a_btreemap_built_by_inserts() {
@@ -242,6 +382,19 @@ mod tests {
         }
         assert_eq!(m2, m);
         assert!(SortedMap::<&str, i32>::from_entries(vec![]).is_empty());
+    }
+
+    #[test]
+    fn grouped_and_get_or_insert_with_build_as_entry_does() {
+        let pairs = [("b", 1), ("a", 2), ("b", 3), ("c", 4), ("a", 5)];
+        let mut b: BTreeMap<&str, Vec<i32>> = BTreeMap::new();
+        let mut m: SortedMap<&str, Vec<i32>> = SortedMap::new();
+        for (k, v) in pairs {
+            b.entry(k).or_default().push(v);
+            m.get_or_insert_with(k, Vec::new).push(v);
+        }
+        assert!(m.iter().eq(b.iter()));
+        assert_eq!(SortedMap::grouped(pairs.to_vec()), m);
     }
 
     #[test]

@@ -22,12 +22,12 @@ use crate::input::{Diagnostic, Document, FieldPath, Input};
 use crate::model::disruption::{
     Budget, K8sNode, NodeClaim, NodeCountsSpec, NodePool, Pod, PodDisruptionBudget,
 };
+use crate::sorted_map::SortedMap;
 use budget::{NodeCounts, Reason, RuntimeBudget};
 use candidates::{NodeName, Pdbs, PoolContext, StateNode};
 use chrono::{DateTime, Duration, Utc};
 use report::{ActiveBudget, BudgetState, NodePoolResult, NodesSummary};
 use serde::Deserialize;
-use std::collections::BTreeMap;
 use validation::{FieldCheck, Runtime};
 use version::KarpenterVersion;
 
@@ -332,23 +332,25 @@ fn state_nodes(
     pods: &[(&Document, Pod)],
     pdbs: &Pdbs<'_>,
 ) -> Vec<StateNode> {
-    let mut node_by_name: BTreeMap<&str, usize> = BTreeMap::new();
-    let mut node_by_provider: BTreeMap<&str, usize> = BTreeMap::new();
-    for (i, (_, n)) in nodes.iter().enumerate() {
-        node_by_name.insert(n.metadata.name.as_str(), i);
-        if let Some(p) = n.spec.provider_id.as_deref() {
-            node_by_provider.insert(p, i);
-        }
-    }
-    let mut pods_by_node: BTreeMap<&str, Vec<candidates::PodInfo>> = BTreeMap::new();
-    for (_, p) in pods {
-        if let Some(nn) = p.spec.node_name.as_deref() {
-            pods_by_node
-                .entry(nn)
-                .or_default()
-                .push(candidates::PodInfo::new(p, pdbs));
-        }
-    }
+    // A repeated name or provider id: the last node wins.
+    let node_by_name: SortedMap<&str, usize> = nodes
+        .iter()
+        .enumerate()
+        .map(|(i, (_, n))| (n.metadata.name.as_str(), i))
+        .collect();
+    let node_by_provider: SortedMap<&str, usize> = nodes
+        .iter()
+        .enumerate()
+        .filter_map(|(i, (_, n))| Some((n.spec.provider_id.as_deref()?, i)))
+        .collect();
+    let mut pods_by_node = SortedMap::grouped(
+        pods.iter()
+            .filter_map(|(_, p)| {
+                let nn = p.spec.node_name.as_deref()?;
+                Some((nn, candidates::PodInfo::new(p, pdbs)))
+            })
+            .collect(),
+    );
     let mut used = vec![false; nodes.len()];
     let mut out: Vec<StateNode> = Vec::with_capacity(claims.len() + nodes.len());
     for c in claims {
@@ -370,8 +372,7 @@ fn state_nodes(
             }
             nodes.get(i).map(|(_, n)| n)
         });
-        // `get_mut` + `take` rather than `remove`: the same pods, without BTreeMap's removal
-        // and rebalancing code for this key/value type in the wasm.
+        // `get_mut` + `take`: the same pods as a removal, without moving the entries after.
         let pods = node
             .and_then(|n| pods_by_node.get_mut(n.metadata.name.as_str()))
             .map(std::mem::take)

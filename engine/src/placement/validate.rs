@@ -8,8 +8,9 @@ use crate::input::quantity::Quantity;
 use crate::input::FieldPath;
 use crate::model::placement::{ClusterSelectorTerm, PlacementPolicy, PropertySelectorRequirement};
 use crate::selectors::{check_key, check_value};
+use crate::sorted_map::SortedMap;
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 
 /// One validation finding.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -340,7 +341,7 @@ fn validate_property_selector(
     exprs: &[PropertySelectorRequirement],
     path: &FieldPath,
 ) {
-    let mut by_name: BTreeMap<&str, Bounds> = BTreeMap::new();
+    let mut by_name: SortedMap<&str, Bounds> = SortedMap::new();
     for (i, e) in exprs.iter().enumerate() {
         let ep = path.index(i);
         if let Err(m) = check_property_name(&e.name) {
@@ -375,7 +376,7 @@ fn validate_property_selector(
                 continue;
             }
         };
-        let b = by_name.entry(e.name.as_str()).or_default();
+        let b = by_name.get_or_insert_with(e.name.as_str(), Bounds::default);
         let tighter_lower =
             |cur: &Option<(usize, Quantity, bool)>, q: &Quantity, incl: bool| match cur {
                 None => true,
