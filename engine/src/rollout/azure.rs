@@ -23,6 +23,7 @@ use crate::model::rollout::{
     ConcreteWindow, FleetMemberProperties, FleetUpdateStrategyProperties, GroupField,
     MaintenanceWindow, UpdateRunProperties, UpdateRunStrategy,
 };
+use crate::sorted_map::SortedMap;
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -551,7 +552,7 @@ struct RunSpec<'s> {
     /// `None`: the default one-by-one order.
     strategy: Option<&'s UpdateRunStrategy>,
     /// Channel decisions that skip members regardless of their versions.
-    channel_skips: BTreeMap<String, MemberReason>,
+    channel_skips: SortedMap<String, MemberReason>,
     /// Members whose operation the engine knows AKS rejects (manual runs only).
     check_rejections: bool,
 }
@@ -729,7 +730,7 @@ fn run_spec<'s>(
         target: kv,
         selection: selection?,
         strategy,
-        channel_skips: BTreeMap::new(),
+        channel_skips: SortedMap::new(),
         check_rejections: true,
     })
 }
@@ -797,7 +798,7 @@ fn profile_spec<'s>(
         );
         return None;
     }
-    let mut channel_skips = BTreeMap::new();
+    let mut channel_skips = Vec::new();
     for m in &az.members {
         let current = m
             .kubernetes_version
@@ -820,7 +821,7 @@ fn profile_spec<'s>(
             // Unknown versions are left to the run: nothing is known against them.
             ChannelSkipReason::UnknownVersion => continue,
         };
-        channel_skips.insert(m.name.to_string(), r);
+        channel_skips.push((m.name.to_string(), r));
     }
     Some(RunSpec {
         name: r.resource_name(),
@@ -833,7 +834,7 @@ fn profile_spec<'s>(
         target: target.map(|v| v.to_string()),
         selection,
         strategy,
-        channel_skips,
+        channel_skips: SortedMap::from_entries(channel_skips),
         check_rejections: false,
     })
 }

@@ -2,7 +2,6 @@
 
 use crate::sorted_map::{SortedMap, SortedSet};
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 
 /// `nodeImageSelection.type`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
@@ -74,7 +73,7 @@ pub enum PoolAction {
 #[serde(rename_all = "camelCase")]
 pub struct ImageSelectionResult {
     /// Consistent: the version picked per image type (`None` = no common version).
-    pub selected: BTreeMap<String, Option<String>>,
+    pub selected: SortedMap<String, Option<String>>,
     /// `"member/pool" → action`.
     pub pools: SortedMap<String, PoolAction>,
     /// Members with at least one pool to move.
@@ -92,7 +91,7 @@ pub fn select(
     catalogue: &ImageCatalogue,
     members: &[MemberPools],
 ) -> ImageSelectionResult {
-    let mut selected: BTreeMap<String, Option<String>> = BTreeMap::new();
+    let mut selected: SortedMap<String, Option<String>> = SortedMap::new();
     if selection == NodeImageSelection::Consistent {
         let regions_of = SortedMap::grouped(
             members
