@@ -343,14 +343,24 @@ fn state_nodes(
         .enumerate()
         .filter_map(|(i, (_, n))| Some((n.spec.provider_id.as_deref()?, i)))
         .collect();
-    let mut pods_by_node = SortedMap::grouped(
-        pods.iter()
-            .filter_map(|(_, p)| {
-                let nn = p.spec.node_name.as_deref()?;
-                Some((nn, candidates::PodInfo::new(p, pdbs)))
-            })
-            .collect(),
-    );
+    // Pods by the position `node_by_name` gives their node's name: no map of its own, and
+    // nodes sharing a name share one list (the first of them to ask takes it, as before).
+    let mut pods_of: Vec<Vec<candidates::PodInfo>> = nodes.iter().map(|_| Vec::new()).collect();
+    for (_, p) in pods {
+        if let Some(nn) = p.spec.node_name.as_deref() {
+            let info = candidates::PodInfo::new(p, pdbs);
+            if let Some(list) = node_by_name.get(nn).and_then(|&i| pods_of.get_mut(i)) {
+                list.push(info);
+            }
+        }
+    }
+    let mut pods_on = |n: &K8sNode| {
+        node_by_name
+            .get(n.metadata.name.as_str())
+            .and_then(|&i| pods_of.get_mut(i))
+            .map(std::mem::take)
+            .unwrap_or_default()
+    };
     let mut used = vec![false; nodes.len()];
     let mut out: Vec<StateNode> = Vec::with_capacity(claims.len() + nodes.len());
     for c in claims {
@@ -372,19 +382,12 @@ fn state_nodes(
             }
             nodes.get(i).map(|(_, n)| n)
         });
-        // `get_mut` + `take`: the same pods as a removal, without moving the entries after.
-        let pods = node
-            .and_then(|n| pods_by_node.get_mut(n.metadata.name.as_str()))
-            .map(std::mem::take)
-            .unwrap_or_default();
+        let pods = node.map(&mut pods_on).unwrap_or_default();
         out.push(StateNode::new(Some(c), node, pods));
     }
     for (i, (_, n)) in nodes.iter().enumerate() {
         if !used.get(i).copied().unwrap_or(false) {
-            let pods = pods_by_node
-                .get_mut(n.metadata.name.as_str())
-                .map(std::mem::take)
-                .unwrap_or_default();
+            let pods = pods_on(n);
             out.push(StateNode::new(None, Some(n), pods));
         }
     }
