@@ -82,7 +82,7 @@ pub fn validate(policy: Option<&PlacementPolicy>, base: &FieldPath) -> Vec<Findi
                 if let Err(m) = check_dns_subdomain(n) {
                     out.error(base.key("clusterNames").index(i), m);
                 }
-                if !seen.insert(n) {
+                if !seen.insert(n.as_str()) {
                     out.error(
                         base.key("clusterNames").index(i),
                         format!("duplicate cluster name {n}"),
