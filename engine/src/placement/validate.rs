@@ -219,7 +219,8 @@ pub fn validate(policy: Option<&PlacementPolicy>, base: &FieldPath) -> Vec<Findi
             format!("must have at most 100 items, got {}", p.tolerations.len()),
         );
     }
-    let mut seen = HashSet::new();
+    // A short list written by hand: a linear scan, no set type of its own in the wasm.
+    let mut seen: Vec<(&str, &str, &str, &str)> = Vec::new();
     for (i, t) in p.tolerations.iter().enumerate() {
         let path = tp.index(i);
         let op = t
@@ -266,17 +267,14 @@ pub fn validate(policy: Option<&PlacementPolicy>, base: &FieldPath) -> Vec<Findi
                 ),
             );
         }
-        let key = (
-            t.key.clone(),
-            op.to_string(),
-            t.value.clone(),
-            t.effect.clone(),
-        );
-        if !seen.insert(key) {
+        let key = (t.key.as_str(), op, t.value.as_str(), t.effect.as_str());
+        if seen.contains(&key) {
             out.error(
                 path,
                 format!("toleration {:?} already exists in tolerations", t.key),
             );
+        } else {
+            seen.push(key);
         }
     }
     out.findings
