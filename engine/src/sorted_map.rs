@@ -38,13 +38,17 @@ fn sorted_positions(n: usize, cmp: &dyn Fn(usize, usize) -> Ordering) -> Vec<usi
 }
 
 /// The positions of the entries to keep, in key order: of each run of equal keys the last
-/// one (as repeated `BTreeMap::insert`).
-fn order(n: usize, cmp: &dyn Fn(usize, usize) -> Ordering) -> Vec<usize> {
+/// one (as repeated `BTreeMap::insert`), or the first when `!last_wins`.
+fn order(n: usize, cmp: &dyn Fn(usize, usize) -> Ordering, last_wins: bool) -> Vec<usize> {
     let mut keep: Vec<usize> = Vec::with_capacity(n);
     for i in sorted_positions(n, cmp) {
         match keep.last_mut() {
-            // Stable sort: a later equal key is a later entry, which replaces the earlier.
-            Some(last) if cmp(*last, i) == Ordering::Equal => *last = i,
+            // Stable sort: a later equal key is a later entry.
+            Some(last) if cmp(*last, i) == Ordering::Equal => {
+                if last_wins {
+                    *last = i;
+                }
+            }
             _ => keep.push(i),
         }
     }
@@ -60,11 +64,21 @@ impl<K: Ord, V> SortedMap<K, V> {
     /// The map of `entries` (in any order); for a repeated key the last value wins, as when
     /// inserting them one by one into a `BTreeMap`.
     pub fn from_entries(entries: Vec<(K, V)>) -> Self {
+        Self::build(entries, true)
+    }
+
+    /// The map of `entries` (in any order); for a repeated key the first value wins, as with
+    /// `BTreeMap`'s `entry(key).or_insert(value)` for each in turn.
+    pub fn first_wins(entries: Vec<(K, V)>) -> Self {
+        Self::build(entries, false)
+    }
+
+    fn build(entries: Vec<(K, V)>, last_wins: bool) -> Self {
         if entries.is_sorted_by(|a, b| a.0 < b.0) {
             return SortedMap { entries };
         }
         let key = |i: usize| entries.get(i).map(|e| &e.0);
-        let keep = order(entries.len(), &|a, b| key(a).cmp(&key(b)));
+        let keep = order(entries.len(), &|a, b| key(a).cmp(&key(b)), last_wins);
         let mut slots: Vec<Option<(K, V)>> = entries.into_iter().map(Some).collect();
         let entries = keep
             .into_iter()
@@ -382,6 +396,10 @@ mod tests {
         }
         assert_eq!(m2, m);
         assert!(SortedMap::<&str, i32>::from_entries(vec![]).is_empty());
+        let first: SortedMap<&str, i32> = SortedMap::first_wins(pairs.to_vec());
+        assert!(first.iter().eq([("a", &2), ("b", &1), ("c", &4), ("d", &6)]
+            .iter()
+            .map(|(k, v)| (k, *v))));
     }
 
     #[test]
