@@ -26,7 +26,6 @@ use crate::model::rollout::{
 use crate::sorted_map::SortedMap;
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;
-use std::collections::BTreeMap;
 use std::hash::BuildHasher;
 
 /// Name of the cluster-upgrade maintenance configuration (R-AZ-32).
@@ -66,7 +65,7 @@ impl FleetMember<'_> {
 /// The Azure documents of an input, decoded.
 pub(crate) struct AzureInput<'a> {
     members: Vec<FleetMember<'a>>,
-    strategies: BTreeMap<String, UpdateRunStrategy>,
+    strategies: SortedMap<String, UpdateRunStrategy>,
     versions: Option<AvailableVersionsProperties>,
     /// Every distinct maintenance window of the members (fleets repeat a few schedules).
     windows: Vec<MaintenanceWindow>,
@@ -389,16 +388,14 @@ pub(crate) fn read<'a>(input: &super::Docs<'a>, ctx: &mut Ctx) -> AzureInput<'a>
         members.push(member);
     }
     members.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
-    let mut strategies = BTreeMap::new();
+    let mut strategies = SortedMap::new();
     for doc in input.of_kind("FleetUpdateStrategy") {
         match doc.decode::<ArmResource<FleetUpdateStrategyProperties>>() {
             Ok(r) => {
                 let name = r.resource_name();
-                if let std::collections::btree_map::Entry::Vacant(slot) =
-                    strategies.entry(name.clone())
-                {
+                if !strategies.contains_key(&name) {
                     validate_strategy(&r.properties.strategy, "properties.strategy", doc, ctx);
-                    slot.insert(r.properties.strategy);
+                    strategies.insert(name, r.properties.strategy);
                 } else {
                     ctx.layered(
                         doc,
