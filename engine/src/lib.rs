@@ -36,6 +36,7 @@ pub mod placement;
 pub mod report;
 pub mod rollout;
 pub mod selectors;
+pub mod sorted_map;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 

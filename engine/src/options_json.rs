@@ -9,6 +9,7 @@
 //! own `de::Error` constructors). The option types keep `Deserialize` for library users;
 //! `tests/options_diff.rs` checks that both readers agree on generated values.
 
+use crate::sorted_map::SortedMap;
 use chrono::{DateTime, Utc};
 use serde::de::{Error as _, Unexpected};
 use serde_json::{Error, Map, Value};
@@ -110,7 +111,7 @@ impl<T: FromJson> FromJson for Vec<T> {
     }
 }
 
-impl FromJson for BTreeMap<String, String> {
+impl FromJson for SortedMap<String, String> {
     fn from_json(v: &Value) -> Result<Self, Error> {
         match v {
             Value::Object(m) => m

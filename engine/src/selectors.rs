@@ -1,9 +1,9 @@
 //! Kubernetes label selectors (`metav1.LabelSelector`), shared by placement, staged update
 //! runs and anything else that selects by labels.
 
+use crate::sorted_map::SortedMap;
 use fleet_policy_derive::FromNode;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 use std::fmt;
 
 /// `metav1.LabelSelector` as written.
@@ -11,8 +11,8 @@ use std::fmt;
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct LabelSelector {
     /// `matchLabels`: each entry is `key In [value]`.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub match_labels: BTreeMap<String, String>,
+    #[serde(default, skip_serializing_if = "SortedMap::is_empty")]
+    pub match_labels: SortedMap<String, String>,
     /// `matchExpressions`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub match_expressions: Vec<LabelSelectorRequirement>,
@@ -197,13 +197,13 @@ impl Requirement {
 
 impl Selector {
     /// Whether labels satisfy every requirement.
-    pub fn matches(&self, labels: &BTreeMap<String, String>) -> bool {
+    pub fn matches(&self, labels: &SortedMap<String, String>) -> bool {
         self.first_mismatch(labels).is_none()
     }
 
     /// The first requirement (matchLabels first, then matchExpressions in order) the labels
     /// fail, or `None` when they match.
-    pub fn first_mismatch(&self, labels: &BTreeMap<String, String>) -> Option<LabelMismatch> {
+    pub fn first_mismatch(&self, labels: &SortedMap<String, String>) -> Option<LabelMismatch> {
         let get = |k: &str| labels.get(k).map(String::as_str);
         self.requirements
             .iter()
@@ -304,7 +304,7 @@ pub fn check_value(value: &str) -> Result<(), String> {
 mod tests {
     use super::*;
 
-    fn labels(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+    fn labels(pairs: &[(&str, &str)]) -> SortedMap<String, String> {
         pairs
             .iter()
             .map(|(k, v)| (k.to_string(), v.to_string()))
@@ -342,8 +342,7 @@ mod tests {
             m.as_deref(),
             Some("label tier=canary does not satisfy tier NotIn [canary]")
         );
-        let mut bad = good.clone();
-        bad.remove("region");
+        let bad = labels(&[("env", "prod"), ("owner", "x")]);
         let m = sel.first_mismatch(&bad);
         assert_eq!(
             m.as_ref().map(|m| m.requirement.source),
@@ -358,7 +357,7 @@ mod tests {
     #[test]
     fn empty_selector_matches_everything() {
         let sel = LabelSelector::default().compile().unwrap_or_default();
-        assert!(sel.matches(&BTreeMap::new()));
+        assert!(sel.matches(&SortedMap::new()));
     }
 
     #[test]

@@ -22,12 +22,12 @@ use crate::input::{Diagnostic, Document, FieldPath, Input};
 use crate::model::disruption::{
     Budget, K8sNode, NodeClaim, NodeCountsSpec, NodePool, Pod, PodDisruptionBudget,
 };
+use crate::sorted_map::SortedMap;
 use budget::{NodeCounts, Reason, RuntimeBudget};
 use candidates::{NodeName, Pdbs, PoolContext, StateNode};
 use chrono::{DateTime, Duration, Utc};
 use report::{ActiveBudget, BudgetState, NodePoolResult, NodesSummary};
 use serde::Deserialize;
-use std::collections::BTreeMap;
 use validation::{FieldCheck, Runtime};
 use version::KarpenterVersion;
 
@@ -332,23 +332,35 @@ fn state_nodes(
     pods: &[(&Document, Pod)],
     pdbs: &Pdbs<'_>,
 ) -> Vec<StateNode> {
-    let mut node_by_name: BTreeMap<&str, usize> = BTreeMap::new();
-    let mut node_by_provider: BTreeMap<&str, usize> = BTreeMap::new();
-    for (i, (_, n)) in nodes.iter().enumerate() {
-        node_by_name.insert(n.metadata.name.as_str(), i);
-        if let Some(p) = n.spec.provider_id.as_deref() {
-            node_by_provider.insert(p, i);
-        }
-    }
-    let mut pods_by_node: BTreeMap<&str, Vec<candidates::PodInfo>> = BTreeMap::new();
+    // A repeated name or provider id: the last node wins.
+    let node_by_name: SortedMap<&str, usize> = nodes
+        .iter()
+        .enumerate()
+        .map(|(i, (_, n))| (n.metadata.name.as_str(), i))
+        .collect();
+    let node_by_provider: SortedMap<&str, usize> = nodes
+        .iter()
+        .enumerate()
+        .filter_map(|(i, (_, n))| Some((n.spec.provider_id.as_deref()?, i)))
+        .collect();
+    // Pods by the position `node_by_name` gives their node's name: no map of its own, and
+    // nodes sharing a name share one list (the first of them to ask takes it, as before).
+    let mut pods_of: Vec<Vec<candidates::PodInfo>> = nodes.iter().map(|_| Vec::new()).collect();
     for (_, p) in pods {
         if let Some(nn) = p.spec.node_name.as_deref() {
-            pods_by_node
-                .entry(nn)
-                .or_default()
-                .push(candidates::PodInfo::new(p, pdbs));
+            let info = candidates::PodInfo::new(p, pdbs);
+            if let Some(list) = node_by_name.get(nn).and_then(|&i| pods_of.get_mut(i)) {
+                list.push(info);
+            }
         }
     }
+    let mut pods_on = |n: &K8sNode| {
+        node_by_name
+            .get(n.metadata.name.as_str())
+            .and_then(|&i| pods_of.get_mut(i))
+            .map(std::mem::take)
+            .unwrap_or_default()
+    };
     let mut used = vec![false; nodes.len()];
     let mut out: Vec<StateNode> = Vec::with_capacity(claims.len() + nodes.len());
     for c in claims {
@@ -370,20 +382,12 @@ fn state_nodes(
             }
             nodes.get(i).map(|(_, n)| n)
         });
-        // `get_mut` + `take` rather than `remove`: the same pods, without BTreeMap's removal
-        // and rebalancing code for this key/value type in the wasm.
-        let pods = node
-            .and_then(|n| pods_by_node.get_mut(n.metadata.name.as_str()))
-            .map(std::mem::take)
-            .unwrap_or_default();
+        let pods = node.map(&mut pods_on).unwrap_or_default();
         out.push(StateNode::new(Some(c), node, pods));
     }
     for (i, (_, n)) in nodes.iter().enumerate() {
         if !used.get(i).copied().unwrap_or(false) {
-            let pods = pods_by_node
-                .get_mut(n.metadata.name.as_str())
-                .map(std::mem::take)
-                .unwrap_or_default();
+            let pods = pods_on(n);
             out.push(StateNode::new(None, Some(n), pods));
         }
     }

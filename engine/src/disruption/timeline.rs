@@ -2,9 +2,9 @@
 //! each scheduled budget's windows, for drawing.
 
 use super::budget::{BudgetValue, PerReason, Reason, RuntimeBudget, UNBOUNDED};
+use crate::sorted_map::SortedMap;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
-use std::collections::BTreeMap;
 
 /// The NodePool's answer from `at` until the next point.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -99,14 +99,13 @@ pub fn timeline(
             })
         })
         .collect();
-    let mut flips: BTreeMap<DateTime<Utc>, Vec<usize>> = BTreeMap::new();
+    let mut changes: Vec<(DateTime<Utc>, usize)> = Vec::new();
     for (i, b) in budgets.iter().enumerate() {
         if state.get(i).is_some_and(|s| s.is_ok()) {
-            for c in transitions(b, from, to) {
-                flips.entry(c).or_default().push(i);
-            }
+            changes.extend(transitions(b, from, to).into_iter().map(|c| (c, i)));
         }
     }
+    let flips = SortedMap::grouped(changes);
     // A budget's value only depends on whether it is active: compute both once.
     let when: Vec<(BudgetValue, BudgetValue)> = budgets
         .iter()

@@ -9,7 +9,7 @@ use super::diagnostics::{Diagnostic, Severity, Span};
 use super::from_node::FromNode;
 use super::kinds;
 use super::node::{FieldPath, Node, Scalar, Value};
-use std::collections::HashMap;
+use crate::sorted_map::SortedMap;
 use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser};
 use yaml_rust2::scanner::{Marker, TScalarStyle};
 
@@ -497,7 +497,7 @@ struct Builder {
     items: Vec<Node>,
     entries: Vec<(Node, Node)>,
     root: Option<Node>,
-    anchors: HashMap<usize, Node>,
+    anchors: SortedMap<usize, Node>,
     duplicates: Duplicates,
     error: Option<(Span, String)>,
 }

@@ -11,6 +11,7 @@
 
 use super::de::DeError;
 use super::node::{FieldPath, Node, PathSeg, Resolved, Value};
+use crate::sorted_map::SortedMap;
 use chrono::{DateTime, Utc};
 use serde::de::{Error as _, Unexpected};
 use std::collections::BTreeMap;
@@ -220,6 +221,19 @@ impl<T: FromNode> FromNode for BTreeMap<String, T> {
             out.insert(key.to_owned(), entry(k, v)?);
         }
         Ok(out)
+    }
+}
+
+impl<T: FromNode> FromNode for SortedMap<String, T> {
+    /// As `BTreeMap`'s: entries decoded in document order (the first error is the first bad
+    /// entry's), a repeated key's last value wins.
+    fn from_node(node: &Node) -> Result<Self, DeError> {
+        let entries = map_entries(node)?;
+        let mut out = Vec::with_capacity(entries.len());
+        for (k, v) in entries {
+            out.push((key_str(k)?.to_owned(), entry(k, v)?));
+        }
+        Ok(SortedMap::from_entries(out))
     }
 }
 

@@ -1,9 +1,9 @@
 //! `metadata` as every manifest has it. Fields the engine does not use (uid, managedFields…)
 //! are accepted and ignored, as `kubectl get -o yaml` output is full of them.
 
+use crate::sorted_map::SortedMap;
 use fleet_policy_derive::FromNode;
 use serde::Deserialize;
-use std::collections::BTreeMap;
 
 /// The parts of `metadata` the engine reads.
 #[derive(Debug, Clone, Default, PartialEq, Deserialize, FromNode)]
@@ -17,10 +17,10 @@ pub struct ObjectMeta {
     pub namespace: Option<String>,
     /// `metadata.labels`.
     #[serde(default)]
-    pub labels: BTreeMap<String, String>,
+    pub labels: SortedMap<String, String>,
     /// `metadata.annotations`.
     #[serde(default)]
-    pub annotations: BTreeMap<String, String>,
+    pub annotations: SortedMap<String, String>,
     /// `metadata.creationTimestamp` (RFC 3339).
     #[serde(default)]
     pub creation_timestamp: Option<String>,

@@ -13,11 +13,11 @@ use crate::input::from_node::{self, FromNode};
 use crate::input::node::{Node, Resolved, Value};
 use crate::input::quantity::Quantity;
 use crate::selectors::LabelSelector;
+use crate::sorted_map::SortedMap;
 use chrono::{DateTime, Utc};
 use serde::de::{self, Deserializer, Visitor};
 use serde::Deserialize;
 use std::borrow::Cow;
-use std::collections::BTreeMap;
 use std::fmt;
 
 /// `MemberCluster` (`cluster.kubernetes-fleet.io/v1`, `v1beta1`).
@@ -72,7 +72,7 @@ pub struct MemberClusterStatus {
     pub conditions: Vec<Condition>,
     /// Non-resource properties: name → value.
     #[serde(default)]
-    pub properties: BTreeMap<String, PropertyValue>,
+    pub properties: SortedMap<String, PropertyValue>,
     /// Resource usage (`resources.kubernetes-fleet.io/*` properties).
     #[serde(default)]
     pub resource_usage: ResourceUsage,
@@ -100,13 +100,13 @@ pub struct PropertyValue {
 pub struct ResourceUsage {
     /// Σ node capacity (`total-<resource>`).
     #[serde(default)]
-    pub capacity: BTreeMap<String, QuantityValue>,
+    pub capacity: SortedMap<String, QuantityValue>,
     /// Σ node allocatable (`allocatable-<resource>`).
     #[serde(default)]
-    pub allocatable: BTreeMap<String, QuantityValue>,
+    pub allocatable: SortedMap<String, QuantityValue>,
     /// Allocatable minus requests (`available-<resource>`).
     #[serde(default)]
-    pub available: BTreeMap<String, QuantityValue>,
+    pub available: SortedMap<String, QuantityValue>,
     /// When it was observed.
     #[serde(default)]
     pub observation_time: Option<String>,

@@ -11,8 +11,8 @@ use crate::input::Node;
 use crate::model::ObjectMeta;
 use crate::rollout::intstr::IntOrString;
 use crate::selectors::LabelSelector;
+use crate::sorted_map::SortedMap;
 use serde::Deserialize;
-use std::collections::BTreeMap;
 
 /// apiVersion of the Azure-mirroring kinds (ours; ARM has none).
 pub const AZURE_API_VERSION: &str = "azure.fleet-policy.dev/v1";
@@ -452,7 +452,7 @@ pub struct AvailableVersionsProperties {
     pub preview_kubernetes_versions: Vec<String>,
     /// `region → imageType → versions`.
     #[serde(default)]
-    pub node_images: BTreeMap<String, BTreeMap<String, Vec<String>>>,
+    pub node_images: SortedMap<String, SortedMap<String, Vec<String>>>,
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -9,8 +9,8 @@ use super::CycleError;
 use crate::input::quantity::Quantity;
 use crate::model::placement::{ClusterSelectorTerm, PreferredClusterSelector};
 use crate::selectors::{LabelSelector, Operator, Selector};
+use crate::sorted_map::SortedMap;
 use std::cmp::Ordering;
-use std::collections::HashMap;
 
 /// A requirement with its key and values as fleet label ids (a value no cluster has cannot
 /// match, so it is left out).
@@ -569,7 +569,7 @@ impl PreferredAffinity {
     /// scheduler does; the webhook rejects it).
     pub fn new(terms: &[PreferredClusterSelector], fleet: &Fleet) -> Self {
         let mut slots: Vec<Column> = Vec::new();
-        let mut slot_of: HashMap<String, usize> = HashMap::new();
+        let mut slot_of: SortedMap<&str, usize> = SortedMap::new();
         let terms = terms
             .iter()
             .map(|t| PreferredTerm {
@@ -581,7 +581,7 @@ impl PreferredAffinity {
                     .map(|s| CompiledSelector::new(s, fleet)),
                 sorter: t.preference.property_sorter.as_ref().map(|s| {
                     let column = Column::new(PropertyRef::parse(&s.name), fleet);
-                    let slot = *slot_of.entry(s.name.clone()).or_insert_with(|| {
+                    let slot = *slot_of.get_or_insert_with(s.name.as_str(), || {
                         slots.push(column.clone());
                         slots.len() - 1
                     });

@@ -5,8 +5,8 @@ use super::eligibility::{self, Ineligible};
 use super::index::FleetIndex;
 use crate::input::quantity::{Quantity, QuantityError};
 use crate::model::placement::{MemberCluster, Taint};
+use crate::sorted_map::SortedMap;
 use chrono::{DateTime, Utc};
-use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 /// A non-resource property value: kept as written, parsed once (the scheduler only fails on
@@ -25,7 +25,7 @@ pub struct FleetCluster {
     /// `metadata.name`.
     pub name: String,
     /// `metadata.labels`.
-    pub labels: BTreeMap<String, String>,
+    pub labels: SortedMap<String, String>,
     /// `spec.taints`.
     pub taints: Vec<Taint>,
     /// `metadata.deletionTimestamp` is set.
@@ -33,13 +33,13 @@ pub struct FleetCluster {
     /// Eligibility at the evaluation instant.
     pub eligibility: Result<(), Ineligible>,
     /// `status.properties`.
-    pub properties: BTreeMap<String, PropertyEntry>,
+    pub properties: SortedMap<String, PropertyEntry>,
     /// `status.resourceUsage.capacity`.
-    pub capacity: BTreeMap<String, Quantity>,
+    pub capacity: SortedMap<String, Quantity>,
     /// `status.resourceUsage.allocatable`.
-    pub allocatable: BTreeMap<String, Quantity>,
+    pub allocatable: SortedMap<String, Quantity>,
     /// `status.resourceUsage.available`.
-    pub available: BTreeMap<String, Quantity>,
+    pub available: SortedMap<String, Quantity>,
     /// No `status.agentStatus` was given (assumed joined and healthy).
     pub assumed_healthy: bool,
 }
@@ -69,10 +69,10 @@ impl FleetCluster {
                 )
             })
             .collect();
-        let q = |m: BTreeMap<String, crate::model::placement::QuantityValue>| {
+        let q = |m: SortedMap<String, crate::model::placement::QuantityValue>| {
             m.into_iter()
                 .map(|(k, v)| (k, v.0))
-                .collect::<BTreeMap<_, _>>()
+                .collect::<SortedMap<_, _>>()
         };
         FleetCluster {
             name: mc.metadata.name,
@@ -95,7 +95,6 @@ impl FleetCluster {
 pub struct Fleet {
     /// The clusters.
     pub clusters: Vec<FleetCluster>,
-    by_name: HashMap<String, usize>,
     /// Names shared by the many reasons that quote them.
     names: Vec<Arc<str>>,
     /// Position of each cluster's name in name order (equal names share one), so that name
@@ -109,11 +108,6 @@ impl Fleet {
     /// A fleet from clusters with unique names.
     pub fn new(mut clusters: Vec<FleetCluster>) -> Self {
         clusters.sort_by(|a, b| a.name.cmp(&b.name));
-        let by_name = clusters
-            .iter()
-            .enumerate()
-            .map(|(i, c)| (c.name.clone(), i))
-            .collect();
         let names = clusters
             .iter()
             .map(|c| Arc::from(c.name.as_str()))
@@ -129,7 +123,6 @@ impl Fleet {
         let index = FleetIndex::new(&clusters);
         Fleet {
             clusters,
-            by_name,
             names,
             name_rank,
             index,
@@ -151,9 +144,11 @@ impl Fleet {
         self.name_rank.get(i).copied().unwrap_or(0)
     }
 
-    /// Index of the cluster named `name`.
+    /// Index of the cluster named `name` (of equal names, the last): a binary search of the
+    /// names, which are in order, rather than a map of its own.
     pub fn index_of(&self, name: &str) -> Option<usize> {
-        self.by_name.get(name).copied()
+        let end = self.names.partition_point(|n| &**n <= name);
+        end.checked_sub(1).filter(|&i| self.name_str(i) == name)
     }
 
     /// Number of clusters.

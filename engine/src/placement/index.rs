@@ -495,10 +495,10 @@ fn row_lookup<T: Copy>(start: &[u32], pairs: &[(u32, T)], i: usize, id: u32) -> 
 mod tests {
     use super::*;
     use crate::placement::fleet::PropertyEntry;
-    use std::collections::BTreeMap;
+    use crate::sorted_map::SortedMap;
 
     fn cluster(name: &str, value: &str) -> FleetCluster {
-        let mut properties = BTreeMap::new();
+        let mut properties = SortedMap::new();
         properties.insert(
             "p".to_string(),
             PropertyEntry {
@@ -506,7 +506,7 @@ mod tests {
                 parsed: Quantity::parse(value),
             },
         );
-        let mut labels = BTreeMap::new();
+        let mut labels = SortedMap::new();
         labels.insert("k".to_string(), value.to_string());
         FleetCluster {
             name: name.to_string(),
@@ -515,9 +515,9 @@ mod tests {
             leaving: false,
             eligibility: Ok(()),
             properties,
-            capacity: BTreeMap::new(),
-            allocatable: BTreeMap::new(),
-            available: BTreeMap::new(),
+            capacity: SortedMap::new(),
+            allocatable: SortedMap::new(),
+            available: SortedMap::new(),
             assumed_healthy: false,
         }
     }

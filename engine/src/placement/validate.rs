@@ -8,8 +8,9 @@ use crate::input::quantity::Quantity;
 use crate::input::FieldPath;
 use crate::model::placement::{ClusterSelectorTerm, PlacementPolicy, PropertySelectorRequirement};
 use crate::selectors::{check_key, check_value};
+use crate::sorted_map::SortedMap;
 use std::cmp::Ordering;
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 
 /// One validation finding.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -81,7 +82,7 @@ pub fn validate(policy: Option<&PlacementPolicy>, base: &FieldPath) -> Vec<Findi
                 if let Err(m) = check_dns_subdomain(n) {
                     out.error(base.key("clusterNames").index(i), m);
                 }
-                if !seen.insert(n) {
+                if !seen.insert(n.as_str()) {
                     out.error(
                         base.key("clusterNames").index(i),
                         format!("duplicate cluster name {n}"),
@@ -218,7 +219,8 @@ pub fn validate(policy: Option<&PlacementPolicy>, base: &FieldPath) -> Vec<Findi
             format!("must have at most 100 items, got {}", p.tolerations.len()),
         );
     }
-    let mut seen = HashSet::new();
+    // A short list written by hand: a linear scan, no set type of its own in the wasm.
+    let mut seen: Vec<(&str, &str, &str, &str)> = Vec::new();
     for (i, t) in p.tolerations.iter().enumerate() {
         let path = tp.index(i);
         let op = t
@@ -265,17 +267,14 @@ pub fn validate(policy: Option<&PlacementPolicy>, base: &FieldPath) -> Vec<Findi
                 ),
             );
         }
-        let key = (
-            t.key.clone(),
-            op.to_string(),
-            t.value.clone(),
-            t.effect.clone(),
-        );
-        if !seen.insert(key) {
+        let key = (t.key.as_str(), op, t.value.as_str(), t.effect.as_str());
+        if seen.contains(&key) {
             out.error(
                 path,
                 format!("toleration {:?} already exists in tolerations", t.key),
             );
+        } else {
+            seen.push(key);
         }
     }
     out.findings
@@ -340,7 +339,7 @@ fn validate_property_selector(
     exprs: &[PropertySelectorRequirement],
     path: &FieldPath,
 ) {
-    let mut by_name: BTreeMap<&str, Bounds> = BTreeMap::new();
+    let mut by_name: SortedMap<&str, Bounds> = SortedMap::new();
     for (i, e) in exprs.iter().enumerate() {
         let ep = path.index(i);
         if let Err(m) = check_property_name(&e.name) {
@@ -375,7 +374,7 @@ fn validate_property_selector(
                 continue;
             }
         };
-        let b = by_name.entry(e.name.as_str()).or_default();
+        let b = by_name.get_or_insert_with(e.name.as_str(), Bounds::default);
         let tighter_lower =
             |cur: &Option<(usize, Quantity, bool)>, q: &Quantity, incl: bool| match cur {
                 None => true,

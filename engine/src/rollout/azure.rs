@@ -23,9 +23,9 @@ use crate::model::rollout::{
     ConcreteWindow, FleetMemberProperties, FleetUpdateStrategyProperties, GroupField,
     MaintenanceWindow, UpdateRunProperties, UpdateRunStrategy,
 };
+use crate::sorted_map::SortedMap;
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;
-use std::collections::BTreeMap;
 use std::hash::BuildHasher;
 use std::rc::Rc;
 
@@ -66,7 +66,7 @@ impl FleetMember<'_> {
 /// The Azure documents of an input, decoded.
 pub(crate) struct AzureInput<'a> {
     members: Vec<FleetMember<'a>>,
-    strategies: BTreeMap<String, UpdateRunStrategy>,
+    strategies: SortedMap<String, UpdateRunStrategy>,
     versions: Option<AvailableVersionsProperties>,
     /// Every distinct maintenance window of the members (fleets repeat a few schedules).
     windows: Vec<MaintenanceWindow>,
@@ -398,16 +398,14 @@ pub(crate) fn read<'a>(input: &super::Docs<'a>, ctx: &mut Ctx) -> AzureInput<'a>
         members.push(member);
     }
     members.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
-    let mut strategies = BTreeMap::new();
+    let mut strategies = SortedMap::new();
     for doc in input.of_kind("FleetUpdateStrategy") {
         match doc.decode::<ArmResource<FleetUpdateStrategyProperties>>() {
             Ok(r) => {
                 let name = r.resource_name();
-                if let std::collections::btree_map::Entry::Vacant(slot) =
-                    strategies.entry(name.clone())
-                {
+                if !strategies.contains_key(&name) {
                     validate_strategy(&r.properties.strategy, "properties.strategy", doc, ctx);
-                    slot.insert(r.properties.strategy);
+                    strategies.insert(name, r.properties.strategy);
                 } else {
                     ctx.layered(
                         doc,
@@ -561,7 +559,7 @@ struct RunSpec<'s> {
     /// `None`: the default one-by-one order.
     strategy: Option<&'s UpdateRunStrategy>,
     /// Channel decisions that skip members regardless of their versions.
-    channel_skips: BTreeMap<String, MemberReason>,
+    channel_skips: SortedMap<String, MemberReason>,
     /// Members whose operation the engine knows AKS rejects (manual runs only).
     check_rejections: bool,
 }
@@ -739,7 +737,7 @@ fn run_spec<'s>(
         target: kv,
         selection: selection?,
         strategy,
-        channel_skips: BTreeMap::new(),
+        channel_skips: SortedMap::new(),
         check_rejections: true,
     })
 }
@@ -807,7 +805,7 @@ fn profile_spec<'s>(
         );
         return None;
     }
-    let mut channel_skips = BTreeMap::new();
+    let mut channel_skips = Vec::new();
     for m in &az.members {
         let current = m
             .kubernetes_version
@@ -830,7 +828,7 @@ fn profile_spec<'s>(
             // Unknown versions are left to the run: nothing is known against them.
             ChannelSkipReason::UnknownVersion => continue,
         };
-        channel_skips.insert(m.name.to_string(), r);
+        channel_skips.push((m.name.to_string(), r));
     }
     Some(RunSpec {
         name: r.resource_name(),
@@ -843,7 +841,7 @@ fn profile_spec<'s>(
         target: target.map(|v| v.to_string()),
         selection,
         strategy,
-        channel_skips,
+        channel_skips: SortedMap::from_entries(channel_skips),
         check_rejections: false,
     })
 }

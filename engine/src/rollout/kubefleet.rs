@@ -13,8 +13,8 @@ use crate::input::Document;
 use crate::model::rollout::{
     BindingSpecView, PlacementRolloutSpec, StagedUpdateRunSpec, StagedUpdateStrategySpec,
 };
+use crate::sorted_map::{SortedMap, SortedSet};
 use std::borrow::Cow;
-use std::collections::{BTreeMap, BTreeSet};
 use std::rc::Rc;
 
 /// Label on bindings naming their placement.
@@ -34,9 +34,9 @@ struct Binding<'a> {
 /// KubeFleet documents, decoded (MemberClusters and bindings borrowed from the input).
 pub(crate) struct KubeFleetInput<'a> {
     clusters: Vec<ClusterView<'a>>,
-    durations: BTreeMap<&'a str, &'a str>,
-    placements: BTreeMap<String, (&'a Document, PlacementRolloutSpec)>,
-    strategies: BTreeMap<String, (StagedUpdateStrategySpec, bool)>,
+    durations: SortedMap<&'a str, &'a str>,
+    placements: SortedMap<String, (&'a Document, PlacementRolloutSpec)>,
+    strategies: SortedMap<String, (StagedUpdateStrategySpec, bool)>,
     bindings: Vec<Binding<'a>>,
 }
 
@@ -91,7 +91,7 @@ pub(crate) fn read<'a>(
     // Lists sized once: fleets have thousands of clusters and bindings.
     let docs = input.of_kind("MemberCluster");
     let mut clusters = Vec::with_capacity(docs.size_hint().0);
-    let mut durations = BTreeMap::new();
+    let mut durations = Vec::new();
     for doc in docs {
         let name = doc.name.as_deref().unwrap_or_default();
         let labels = staged::Labels::of(doc);
@@ -100,11 +100,11 @@ pub(crate) fn read<'a>(
             .and_then(|a| a.get(DURATION_ANNOTATION))
             .and_then(|v| v.as_scalar())
         {
-            durations.insert(name, d);
+            durations.push((name, d));
         }
         clusters.push(ClusterView { name, labels });
     }
-    let mut placements = BTreeMap::new();
+    let mut placements = Vec::new();
     for doc in input.of_kind("ClusterResourcePlacement") {
         let spec: PlacementRolloutSpec = match doc.decode_at(&"spec".into()) {
             Ok(s) => s,
@@ -114,9 +114,9 @@ pub(crate) fn read<'a>(
             }
         };
         validate_rollout_strategy(doc, &spec, ctx);
-        placements.insert(doc.name.clone().unwrap_or_default(), (doc, spec));
+        placements.push((doc.name.clone().unwrap_or_default(), (doc, spec)));
     }
-    let mut strategies = BTreeMap::new();
+    let mut strategies = Vec::new();
     for doc in input.of_kind("ClusterStagedUpdateStrategy") {
         let spec: StagedUpdateStrategySpec = match doc.decode_at(&"spec".into()) {
             Ok(s) => s,
@@ -131,7 +131,7 @@ pub(crate) fn read<'a>(
         for f in findings {
             ctx.layered(doc, &f.path, f.layer, f.message);
         }
-        strategies.insert(doc.name.clone().unwrap_or_default(), (spec, ok));
+        strategies.push((doc.name.clone().unwrap_or_default(), (spec, ok)));
     }
     let docs = input.of_kind("ClusterResourceBinding");
     let mut bindings = Vec::with_capacity(docs.size_hint().0);
@@ -159,9 +159,10 @@ pub(crate) fn read<'a>(
     }
     KubeFleetInput {
         clusters,
-        durations,
-        placements,
-        strategies,
+        // A repeated name: the last document wins.
+        durations: SortedMap::from_entries(durations),
+        placements: SortedMap::from_entries(placements),
+        strategies: SortedMap::from_entries(strategies),
         bindings,
     }
 }
@@ -542,14 +543,14 @@ fn run_staged(
             timeline: Vec::new(),
         }
     };
-    let failed_clusters: BTreeSet<String> = events
+    let failed_clusters: SortedSet<String> = events
         .iter()
         .filter_map(|e| match e {
             KfEvent::Preempt(_, c) => Some(c.clone()),
             _ => None,
         })
         .collect();
-    let stalled: BTreeSet<String> = events
+    let stalled: SortedSet<String> = events
         .iter()
         .filter_map(|e| match e {
             KfEvent::Condition(_, c, false) => Some(c.clone()),

@@ -1,7 +1,7 @@
 //! Node image selection of Azure update runs (rollout.md A.5, R-AZ-50 … R-AZ-52).
 
+use crate::sorted_map::{SortedMap, SortedSet};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet};
 
 /// `nodeImageSelection.type`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
@@ -13,7 +13,7 @@ pub enum NodeImageSelection {
 }
 
 /// `region → imageType → versions`.
-pub type ImageCatalogue = BTreeMap<String, BTreeMap<String, Vec<String>>>;
+pub type ImageCatalogue = SortedMap<String, SortedMap<String, Vec<String>>>;
 
 /// A node pool as the selection sees it.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
@@ -73,11 +73,11 @@ pub enum PoolAction {
 #[serde(rename_all = "camelCase")]
 pub struct ImageSelectionResult {
     /// Consistent: the version picked per image type (`None` = no common version).
-    pub selected: BTreeMap<String, Option<String>>,
+    pub selected: SortedMap<String, Option<String>>,
     /// `"member/pool" → action`.
-    pub pools: BTreeMap<String, PoolAction>,
+    pub pools: SortedMap<String, PoolAction>,
     /// Members with at least one pool to move.
-    pub members_upgrading: BTreeSet<String>,
+    pub members_upgrading: SortedSet<String>,
 }
 
 /// Image versions sort as opaque strings within one image type (R-AZ-52 note, ASSUME).
@@ -91,36 +91,37 @@ pub fn select(
     catalogue: &ImageCatalogue,
     members: &[MemberPools],
 ) -> ImageSelectionResult {
-    let mut selected: BTreeMap<String, Option<String>> = BTreeMap::new();
+    let mut selected: SortedMap<String, Option<String>> = SortedMap::new();
     if selection == NodeImageSelection::Consistent {
-        let mut regions_of: BTreeMap<&str, BTreeSet<&str>> = BTreeMap::new();
-        for m in members {
-            for p in &m.node_pools {
-                regions_of
-                    .entry(&p.image_type)
-                    .or_default()
-                    .insert(&m.region);
-            }
-        }
+        let regions_of = SortedMap::grouped(
+            members
+                .iter()
+                .flat_map(|m| {
+                    m.node_pools
+                        .iter()
+                        .map(|p| (p.image_type.as_str(), &m.region))
+                })
+                .collect(),
+        );
         for (image_type, regions) in regions_of {
-            let mut common: Option<BTreeSet<&String>> = None;
-            for region in regions {
-                let versions: BTreeSet<&String> = catalogue
+            let mut common: Option<SortedSet<&String>> = None;
+            for region in regions.into_iter().collect::<SortedSet<_>>() {
+                let versions: SortedSet<&String> = catalogue
                     .get(region)
                     .and_then(|r| r.get(image_type))
                     .map(|v| v.iter().collect())
                     .unwrap_or_default();
                 common = Some(match common {
                     None => versions,
-                    Some(c) => c.intersection(&versions).copied().collect(),
+                    Some(c) => c.into_iter().filter(|v| versions.contains(v)).collect(),
                 });
             }
             let pick = common.and_then(|c| newest(c.into_iter()).cloned());
             selected.insert(image_type.to_string(), pick);
         }
     }
-    let mut pools = BTreeMap::new();
-    let mut members_upgrading = BTreeSet::new();
+    let mut pools = Vec::new();
+    let mut members_upgrading = SortedSet::new();
     for m in members {
         for p in &m.node_pools {
             let target = match selection {
@@ -148,12 +149,13 @@ pub fn select(
                     PoolAction::Upgrade { to }
                 }
             };
-            pools.insert(format!("{}/{}", m.name, p.name), action);
+            pools.push((format!("{}/{}", m.name, p.name), action));
         }
     }
     ImageSelectionResult {
         selected,
-        pools,
+        // A repeated member/pool: the last one wins.
+        pools: SortedMap::from_entries(pools),
         members_upgrading,
     }
 }

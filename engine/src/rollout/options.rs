@@ -4,6 +4,7 @@
 use crate::options_json::{
     entries_but, rest, unit_enum, variant_identifier, Fields, FromJson, Via,
 };
+use crate::sorted_map::SortedMap;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::{Error, Value};
@@ -30,7 +31,7 @@ pub struct RolloutOptions {
     pub default_duration: Option<String>,
     /// Per-member durations (`{"aks-1": "45m"}`).
     #[serde(default)]
-    pub durations: BTreeMap<String, String>,
+    pub durations: SortedMap<String, String>,
     /// What-if events injected into the simulation.
     #[serde(default)]
     pub events: Vec<WhatIf>,
@@ -124,7 +125,7 @@ impl FromJson for RolloutOptions {
             start: f.or(1, None),
             observe: f.or(2, None),
             default_duration: f.or(3, None),
-            durations: f.or(4, BTreeMap::new()),
+            durations: f.or(4, SortedMap::new()),
             events: f.or(5, Vec::new()),
             fail: f.with(6, one_or_many).unwrap_or_default(),
             pending: f.with(7, one_or_many).unwrap_or_default(),
@@ -154,7 +155,7 @@ impl RolloutOptions {
             start: None,
             observe: None,
             default_duration: None,
-            durations: BTreeMap::new(),
+            durations: SortedMap::new(),
             events: Vec::new(),
             fail: Vec::new(),
             pending: Vec::new(),

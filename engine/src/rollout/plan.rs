@@ -312,8 +312,8 @@ pub struct UpgradeSummary {
     /// `Latest` or `Consistent`.
     pub node_image_selection: String,
     /// Consistent: image picked per image type when the run starts (None = no common image).
-    #[serde(skip_serializing_if = "std::collections::BTreeMap::is_empty")]
-    pub selected_node_image_versions: std::collections::BTreeMap<String, Option<String>>,
+    #[serde(skip_serializing_if = "crate::sorted_map::SortedMap::is_empty")]
+    pub selected_node_image_versions: crate::sorted_map::SortedMap<String, Option<String>>,
 }
 
 /// One planned and simulated rollout.

@@ -9,9 +9,10 @@ use super::plan::State;
 use crate::input::duration::GoDuration;
 use crate::model::rollout::{StageConfig, StageTask};
 use crate::selectors::LabelSelector;
+use crate::sorted_map::{SortedMap, SortedSet};
 use serde::Serialize;
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BTreeSet, BinaryHeap, VecDeque};
+use std::collections::{BTreeMap, BinaryHeap, VecDeque};
 use std::rc::Rc;
 
 /// Name of the deletion stage.
@@ -119,7 +120,7 @@ pub fn validate_strategy(stages: &[StageConfig], reject_duplicates: bool) -> Vec
             ),
         ));
     }
-    let mut seen = BTreeSet::new();
+    let mut seen = SortedSet::new();
     for (i, s) in stages.iter().enumerate() {
         let p = format!("spec.stages[{i}]");
         if s.name.len() > 63 {
@@ -630,7 +631,7 @@ struct Exec<'a> {
     current: usize,
     stopping: bool,
     failed: bool,
-    approvals: BTreeMap<String, i64>,
+    approvals: SortedMap<String, i64>,
     queue: BinaryHeap<Reverse<(i64, u64, KEv)>>,
     seq: u64,
     timeline: Vec<KfChange>,
@@ -703,7 +704,7 @@ pub fn execute(stages: &[ExecStage], p: &ExecParams<'_>) -> KfResult {
         current: 0,
         stopping: false,
         failed: false,
-        approvals: BTreeMap::new(),
+        approvals: SortedMap::new(),
         queue: BinaryHeap::new(),
         seq: 0,
         // Each cluster starts and ends once in a plain run; stages and waits add a few.
@@ -719,7 +720,7 @@ pub fn execute(stages: &[ExecStage], p: &ExecParams<'_>) -> KfResult {
     };
     for e in p.events {
         if let KfEvent::Approve(t, name) = e {
-            let v = ex.approvals.entry(name.clone()).or_insert(*t);
+            let v = ex.approvals.get_or_insert_with(name.clone(), || *t);
             *v = (*v).min(*t);
         }
     }

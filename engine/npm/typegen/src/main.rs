@@ -513,7 +513,7 @@ impl Gen {
                 let inner = first(self, &args);
                 format!("{inner} | null")
             }
-            "Vec" | "VecDeque" | "BTreeSet" | "HashSet" | "IndexSet" | "SmallVec" => {
+            "Vec" | "VecDeque" | "BTreeSet" | "SortedSet" | "HashSet" | "IndexSet" | "SmallVec" => {
                 let inner = match args.first() {
                     Some(t) => self.wrap(t, from, generics, mode, ctx),
                     None => self.loose(format!("{ctx}: {full}")),
@@ -526,7 +526,7 @@ impl Gen {
                 }
                 first(self, &args)
             }
-            "BTreeMap" | "HashMap" | "IndexMap" => {
+            "BTreeMap" | "HashMap" | "IndexMap" | "SortedMap" => {
                 let v = match args.get(1) {
                     Some(t) => self.ty(t, from, generics, mode, ctx),
                     None => self.loose(format!("{ctx}: {full}")),

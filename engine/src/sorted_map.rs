@@ -1,0 +1,431 @@
+//! [`SortedMap`]: a map kept as a Vec of entries sorted by key, searched by binary search;
+//! [`SortedSet`], the set made of one.
+//!
+//! Each `BTreeMap<K, V>` key/value type costs its own copy of the tree code in the wasm (3–5
+//! KB before wasm-opt); the maps of the engine are built once and then only looked up or
+//! iterated in key order, which a sorted Vec does with a few hundred bytes per type. The
+//! sort behind [`SortedMap::from_entries`] is one non-generic function shared by every type.
+
+use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
+use serde::ser::{Serialize, Serializer};
+use std::borrow::Borrow;
+use std::cmp::Ordering;
+use std::fmt;
+use std::marker::PhantomData;
+
+/// Key → value, iterated in key order; read like a `BTreeMap` (same [`Serialize`] output: an
+/// object sorted by key; same `Deserialize`: a repeated key's last value wins).
+#[derive(Clone, PartialEq, Eq)]
+pub struct SortedMap<K, V> {
+    /// Sorted by key, keys unique.
+    entries: Vec<(K, V)>,
+}
+
+impl<K, V> Default for SortedMap<K, V> {
+    fn default() -> Self {
+        SortedMap {
+            entries: Vec::new(),
+        }
+    }
+}
+
+/// The positions `0..n` in key order, equal keys in position order (a stable sort). Not
+/// generic, so the sort's code is in the wasm once for every map type.
+fn sorted_positions(n: usize, cmp: &dyn Fn(usize, usize) -> Ordering) -> Vec<usize> {
+    let mut ix: Vec<usize> = (0..n).collect();
+    ix.sort_by(|&a, &b| cmp(a, b));
+    ix
+}
+
+/// The positions of the entries to keep, in key order: of each run of equal keys the last
+/// one (as repeated `BTreeMap::insert`), or the first when `!last_wins`.
+fn order(n: usize, cmp: &dyn Fn(usize, usize) -> Ordering, last_wins: bool) -> Vec<usize> {
+    let mut keep: Vec<usize> = Vec::with_capacity(n);
+    for i in sorted_positions(n, cmp) {
+        match keep.last_mut() {
+            // Stable sort: a later equal key is a later entry.
+            Some(last) if cmp(*last, i) == Ordering::Equal => {
+                if last_wins {
+                    *last = i;
+                }
+            }
+            _ => keep.push(i),
+        }
+    }
+    keep
+}
+
+impl<K: Ord, V> SortedMap<K, V> {
+    /// An empty map.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The map of `entries` (in any order); for a repeated key the last value wins, as when
+    /// inserting them one by one into a `BTreeMap`.
+    pub fn from_entries(entries: Vec<(K, V)>) -> Self {
+        Self::build(entries, true)
+    }
+
+    /// The map of `entries` (in any order); for a repeated key the first value wins, as with
+    /// `BTreeMap`'s `entry(key).or_insert(value)` for each in turn.
+    pub fn first_wins(entries: Vec<(K, V)>) -> Self {
+        Self::build(entries, false)
+    }
+
+    fn build(entries: Vec<(K, V)>, last_wins: bool) -> Self {
+        if entries.is_sorted_by(|a, b| a.0 < b.0) {
+            return SortedMap { entries };
+        }
+        let key = |i: usize| entries.get(i).map(|e| &e.0);
+        let keep = order(entries.len(), &|a, b| key(a).cmp(&key(b)), last_wins);
+        let mut slots: Vec<Option<(K, V)>> = entries.into_iter().map(Some).collect();
+        let entries = keep
+            .into_iter()
+            .filter_map(|i| slots.get_mut(i).and_then(Option::take))
+            .collect();
+        SortedMap { entries }
+    }
+
+    /// The value of `key`, inserted by `make` when missing (as `BTreeMap`'s
+    /// `entry(key).or_insert_with(make)`; linear in the map's size, as [`Self::insert`]).
+    pub fn get_or_insert_with(&mut self, key: K, make: impl FnOnce() -> V) -> &mut V {
+        let i = match self.search(&key) {
+            Ok(i) => i,
+            Err(i) => {
+                self.entries.insert(i, (key, make()));
+                i
+            }
+        };
+        // `i` is the entry's position: found, or just inserted there.
+        &mut self.entries[i].1
+    }
+
+    /// The position of `key`, or where it would be inserted.
+    fn search<Q>(&self, key: &Q) -> Result<usize, usize>
+    where
+        K: Borrow<Q>,
+        Q: Ord + ?Sized,
+    {
+        self.entries.binary_search_by(|(k, _)| k.borrow().cmp(key))
+    }
+
+    /// The value of `key`.
+    pub fn get<Q>(&self, key: &Q) -> Option<&V>
+    where
+        K: Borrow<Q>,
+        Q: Ord + ?Sized,
+    {
+        let i = self.search(key).ok()?;
+        self.entries.get(i).map(|(_, v)| v)
+    }
+
+    /// The value of `key`, mutably.
+    pub fn get_mut<Q>(&mut self, key: &Q) -> Option<&mut V>
+    where
+        K: Borrow<Q>,
+        Q: Ord + ?Sized,
+    {
+        let i = self.search(key).ok()?;
+        self.entries.get_mut(i).map(|(_, v)| v)
+    }
+
+    /// Whether `key` has a value.
+    pub fn contains_key<Q>(&self, key: &Q) -> bool
+    where
+        K: Borrow<Q>,
+        Q: Ord + ?Sized,
+    {
+        self.search(key).is_ok()
+    }
+
+    /// Sets the value of `key`, returning the previous one (linear in the map's size: for
+    /// maps built a few entries at a time; build large ones with [`Self::from_entries`]).
+    pub fn insert(&mut self, key: K, value: V) -> Option<V> {
+        match self.search(&key) {
+            Ok(i) => self
+                .entries
+                .get_mut(i)
+                .map(|e| std::mem::replace(&mut e.1, value)),
+            Err(i) => {
+                self.entries.insert(i, (key, value));
+                None
+            }
+        }
+    }
+}
+
+impl<K: Ord, V> SortedMap<K, Vec<V>> {
+    /// Each key's values in the order of `pairs`, keys sorted: the map that
+    /// `entry(k).or_default().push(v)` for each pair in turn would make.
+    pub fn grouped(pairs: Vec<(K, V)>) -> Self {
+        let key = |i: usize| pairs.get(i).map(|e| &e.0);
+        let ix = sorted_positions(pairs.len(), &|a, b| key(a).cmp(&key(b)));
+        let mut slots: Vec<Option<(K, V)>> = pairs.into_iter().map(Some).collect();
+        let mut entries: Vec<(K, Vec<V>)> = Vec::new();
+        for (k, v) in ix
+            .into_iter()
+            .filter_map(|i| slots.get_mut(i).and_then(Option::take))
+        {
+            match entries.last_mut() {
+                Some((last, values)) if *last == k => values.push(v),
+                _ => entries.push((k, vec![v])),
+            }
+        }
+        SortedMap { entries }
+    }
+}
+
+impl<K, V> SortedMap<K, V> {
+    /// The number of entries.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether the map has no entries.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The entries in key order.
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = (&K, &V)> + ExactSizeIterator {
+        self.entries.iter().map(|(k, v)| (k, v))
+    }
+
+    /// The keys in order.
+    pub fn keys(&self) -> impl DoubleEndedIterator<Item = &K> + ExactSizeIterator {
+        self.entries.iter().map(|(k, _)| k)
+    }
+
+    /// The values in key order.
+    pub fn values(&self) -> impl DoubleEndedIterator<Item = &V> + ExactSizeIterator {
+        self.entries.iter().map(|(_, v)| v)
+    }
+
+    /// The values in key order, mutably.
+    pub fn values_mut(&mut self) -> impl DoubleEndedIterator<Item = &mut V> + ExactSizeIterator {
+        self.entries.iter_mut().map(|(_, v)| v)
+    }
+}
+
+impl<K: Ord, V> FromIterator<(K, V)> for SortedMap<K, V> {
+    /// As [`SortedMap::from_entries`]: a repeated key's last value wins.
+    fn from_iter<I: IntoIterator<Item = (K, V)>>(iter: I) -> Self {
+        Self::from_entries(iter.into_iter().collect())
+    }
+}
+
+impl<K, V> IntoIterator for SortedMap<K, V> {
+    type Item = (K, V);
+    type IntoIter = std::vec::IntoIter<(K, V)>;
+
+    /// The entries in key order.
+    fn into_iter(self) -> Self::IntoIter {
+        self.entries.into_iter()
+    }
+}
+
+impl<'a, K, V> IntoIterator for &'a SortedMap<K, V> {
+    type Item = (&'a K, &'a V);
+    type IntoIter = std::iter::Map<std::slice::Iter<'a, (K, V)>, fn(&'a (K, V)) -> (&'a K, &'a V)>;
+
+    /// The entries in key order.
+    fn into_iter(self) -> Self::IntoIter {
+        self.entries.iter().map(|(k, v)| (k, v))
+    }
+}
+
+impl<K: fmt::Debug, V: fmt::Debug> fmt::Debug for SortedMap<K, V> {
+    /// As a `BTreeMap`'s: `{k: v, …}`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
+impl<K: Serialize, V: Serialize> Serialize for SortedMap<K, V> {
+    /// An object in key order, as a `BTreeMap`.
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.iter())
+    }
+}
+
+impl<'de, K: Deserialize<'de> + Ord, V: Deserialize<'de>> Deserialize<'de> for SortedMap<K, V> {
+    /// As a `BTreeMap`: any map, a repeated key's last value winning.
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Entries<K, V>(PhantomData<(K, V)>);
+        impl<'de, K: Deserialize<'de>, V: Deserialize<'de>> Visitor<'de> for Entries<K, V> {
+            type Value = Vec<(K, V)>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                // serde's text for a BTreeMap, so error messages stay the same.
+                f.write_str("a map")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut out = Vec::with_capacity(map.size_hint().unwrap_or(0).min(4096));
+                while let Some(entry) = map.next_entry()? {
+                    out.push(entry);
+                }
+                Ok(out)
+            }
+        }
+        deserializer
+            .deserialize_map(Entries(PhantomData))
+            .map(SortedMap::from_entries)
+    }
+}
+
+/// Values in order, each once; read like a `BTreeSet` (same [`Serialize`] output: an array
+/// in order). A [`SortedMap`] to `()`, for the same reason.
+#[derive(Clone, PartialEq, Eq)]
+pub struct SortedSet<K>(SortedMap<K, ()>);
+
+impl<K> Default for SortedSet<K> {
+    fn default() -> Self {
+        SortedSet(SortedMap::default())
+    }
+}
+
+impl<K: Ord> SortedSet<K> {
+    /// An empty set.
+    pub fn new() -> Self {
+        SortedSet(SortedMap::new())
+    }
+
+    /// Whether `key` is in the set.
+    pub fn contains<Q>(&self, key: &Q) -> bool
+    where
+        K: Borrow<Q>,
+        Q: Ord + ?Sized,
+    {
+        self.0.contains_key(key)
+    }
+
+    /// Adds `key`; whether it was not in the set yet (linear, as [`SortedMap::insert`]).
+    pub fn insert(&mut self, key: K) -> bool {
+        self.0.insert(key, ()).is_none()
+    }
+}
+
+impl<K> SortedSet<K> {
+    /// The number of values.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Whether the set is empty.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// The values in order.
+    pub fn iter(&self) -> impl DoubleEndedIterator<Item = &K> + ExactSizeIterator {
+        self.0.keys()
+    }
+}
+
+impl<K: Ord> FromIterator<K> for SortedSet<K> {
+    fn from_iter<I: IntoIterator<Item = K>>(iter: I) -> Self {
+        SortedSet(iter.into_iter().map(|k| (k, ())).collect())
+    }
+}
+
+impl<K> IntoIterator for SortedSet<K> {
+    type Item = K;
+    type IntoIter = std::iter::Map<std::vec::IntoIter<(K, ())>, fn((K, ())) -> K>;
+
+    /// The values in order.
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.into_iter().map(|(k, ())| k)
+    }
+}
+
+impl<K: fmt::Debug> fmt::Debug for SortedSet<K> {
+    /// As a `BTreeSet`'s: `{a, b, …}`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_set().entries(self.iter()).finish()
+    }
+}
+
+impl<K: Serialize> Serialize for SortedSet<K> {
+    /// An array in order, as a `BTreeSet`.
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{SortedMap, SortedSet};
+    use std::collections::{BTreeMap, BTreeSet};
+
+    #[test]
+    fn set_reads_as_a_btreeset() {
+        let keys = ["b", "a", "b", "c"];
+        let s: SortedSet<&str> = keys.into_iter().collect();
+        let b: BTreeSet<&str> = keys.into_iter().collect();
+        assert!(s.iter().eq(b.iter()));
+        assert!(s.contains("a") && !s.contains("d"));
+        assert_eq!(format!("{s:?}"), format!("{b:?}"));
+        assert_eq!(
+            serde_json::to_string(&s).ok(),
+            serde_json::to_string(&b).ok()
+        );
+        let mut s2 = SortedSet::new();
+        assert!(keys
+            .into_iter()
+            .map(|k| s2.insert(k))
+            .eq([true, true, false, true]));
+        assert_eq!(s2, s);
+    }
+
+    #[test]
+    fn reads_as_a_btreemap_built_by_inserts() {
+        let pairs = [("b", 1), ("a", 2), ("b", 3), ("c", 4), ("a", 5), ("d", 6)];
+        let m: SortedMap<&str, i32> = pairs.into_iter().collect();
+        let b: BTreeMap<&str, i32> = pairs.into_iter().collect();
+        assert!(m.iter().eq(b.iter()));
+        assert_eq!(m.get("a"), Some(&5));
+        assert_eq!(m.get("e"), None);
+        assert_eq!(format!("{m:?}"), format!("{b:?}"));
+        assert_eq!(
+            serde_json::to_string(&m).ok(),
+            serde_json::to_string(&b).ok()
+        );
+        let mut m2 = SortedMap::new();
+        for (k, v) in pairs {
+            m2.insert(k, v);
+        }
+        assert_eq!(m2, m);
+        assert!(SortedMap::<&str, i32>::from_entries(vec![]).is_empty());
+        let first: SortedMap<&str, i32> = SortedMap::first_wins(pairs.to_vec());
+        assert!(first.iter().eq([("a", &2), ("b", &1), ("c", &4), ("d", &6)]
+            .iter()
+            .map(|(k, v)| (k, *v))));
+    }
+
+    #[test]
+    fn grouped_and_get_or_insert_with_build_as_entry_does() {
+        let pairs = [("b", 1), ("a", 2), ("b", 3), ("c", 4), ("a", 5)];
+        let mut b: BTreeMap<&str, Vec<i32>> = BTreeMap::new();
+        let mut m: SortedMap<&str, Vec<i32>> = SortedMap::new();
+        for (k, v) in pairs {
+            b.entry(k).or_default().push(v);
+            m.get_or_insert_with(k, Vec::new).push(v);
+        }
+        assert!(m.iter().eq(b.iter()));
+        assert_eq!(SortedMap::grouped(pairs.to_vec()), m);
+    }
+
+    #[test]
+    fn deserializes_as_a_btreemap() {
+        let text = r#"{"b": 1, "a": 2, "b": 3}"#;
+        let m: Result<SortedMap<String, i32>, _> = serde_json::from_str(text);
+        let b: Result<BTreeMap<String, i32>, _> = serde_json::from_str(text);
+        assert_eq!(
+            serde_json::to_string(&m.ok()).ok(),
+            serde_json::to_string(&b.ok()).ok()
+        );
+        let e1 = serde_json::from_str::<SortedMap<String, i32>>("[1]").err();
+        let e2 = serde_json::from_str::<BTreeMap<String, i32>>("[1]").err();
+        assert_eq!(e1.map(|e| e.to_string()), e2.map(|e| e.to_string()));
+    }
+}
