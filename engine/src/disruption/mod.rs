@@ -326,6 +326,8 @@ impl Prepared<'_> {
 }
 
 /// Joins NodeClaims, Nodes and Pods into Karpenter's state nodes, sorted by name.
+// Not inlined into its one caller: the wasm is smaller this way (measured, gzipped).
+#[inline(never)]
 fn state_nodes(
     claims: &[&NodeClaim],
     nodes: &[(&Document, K8sNode)],
@@ -430,6 +432,8 @@ fn runtime_error(check: &FieldCheck) -> Option<&str> {
 }
 
 /// Validates the disruption fields, turning verdicts into diagnostics.
+// Not inlined into its one caller: the wasm is smaller this way (measured, gzipped).
+#[inline(never)]
 fn validate(
     doc: &Document,
     pool: &NodePool,
@@ -565,6 +569,8 @@ fn validate_budget(b: &Budget, checks: &mut Vec<FieldCheck>) {
 }
 
 #[allow(clippy::too_many_arguments)]
+// Not inlined into its one caller: the wasm is smaller this way (measured, gzipped).
+#[inline(never)]
 fn evaluate_pool(
     doc: &Document,
     pool: &NodePool,
