@@ -413,8 +413,14 @@ pub fn simulate(
     for (gi, c) in g_counts.iter_mut().enumerate() {
         c.not_started = flat_group(plan, &g_stage, &g_first, gi).map_or(0, |g| g.members.len());
     }
-    let g_stage_c = g_stage.clone();
-    let g_first_c = g_first.clone();
+    // Every group's members, in plan order: the candidates, and at first all awake.
+    let g_cands: Vec<_> = (0..ng)
+        .map(|gi| {
+            flat_group(plan, &g_stage, &g_first, gi)
+                .map(|g| g.members.clone())
+                .unwrap_or_default()
+        })
+        .collect();
     let mut sim = Sim {
         plan,
         opts,
@@ -440,20 +446,8 @@ pub fn simulate(
         g_wake: vec![None; ng],
         g_frozen: vec![false; ng],
         g_frozen_pos: vec![None; nm],
-        g_cands: (0..ng)
-            .map(|gi| {
-                flat_group(plan, &g_stage_c, &g_first_c, gi)
-                    .map(|g| g.members.clone())
-                    .unwrap_or_default()
-            })
-            .collect(),
-        g_awake: (0..ng)
-            .map(|gi| {
-                flat_group(plan, &g_stage_c, &g_first_c, gi)
-                    .map(|g| g.members.clone())
-                    .unwrap_or_default()
-            })
-            .collect(),
+        g_awake: g_cands.clone(),
+        g_cands,
         g_dormant: vec![BinaryHeap::new(); ng],
         m_pos: {
             let mut pos = vec![0; nm];
