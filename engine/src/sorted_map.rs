@@ -10,7 +10,6 @@
 
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde::ser::{Serialize, Serializer};
-use std::borrow::Borrow;
 use std::cmp::Ordering;
 use std::fmt;
 use std::marker::PhantomData;
@@ -30,6 +29,49 @@ impl<K, V> Default for SortedMap<K, V> {
         }
     }
 }
+
+/// A key type and the one type it is looked up by: `str` for the string keys (`String`,
+/// `&str`, `&String`), the key itself otherwise. One lookup type per key type, so each map
+/// type has one binary search, not one per type a caller happens to pass (as `Borrow` gave).
+/// Its order is the key's.
+pub trait Key: Ord {
+    type Q: ?Sized + Ord;
+    fn q(&self) -> &Self::Q;
+}
+
+impl Key for String {
+    type Q = str;
+    fn q(&self) -> &str {
+        self
+    }
+}
+
+impl Key for &str {
+    type Q = str;
+    fn q(&self) -> &str {
+        self
+    }
+}
+
+impl Key for &String {
+    type Q = str;
+    fn q(&self) -> &str {
+        self
+    }
+}
+
+macro_rules! key_is_itself {
+    ($($t:ty),*) => {$(
+        impl Key for $t {
+            type Q = $t;
+            fn q(&self) -> &$t {
+                self
+            }
+        }
+    )*};
+}
+
+key_is_itself!(u8, i32, i64, usize, chrono::DateTime<chrono::Utc>);
 
 /// A Vec of entries seen through its keys and positions, so that sorting and deduplicating
 /// it is one non-generic function ([`arrange`]) for every map type: the per-type code is
@@ -118,10 +160,13 @@ impl<K: Ord, V> SortedMap<K, V> {
         SortedMap { entries }
     }
 
+}
+
+impl<K: Key, V> SortedMap<K, V> {
     /// The value of `key`, inserted by `make` when missing (as `BTreeMap`'s
     /// `entry(key).or_insert_with(make)`; linear in the map's size, as [`Self::insert`]).
     pub fn get_or_insert_with(&mut self, key: K, make: impl FnOnce() -> V) -> &mut V {
-        let i = match self.search(&key) {
+        let i = match self.search(key.q()) {
             Ok(i) => i,
             Err(i) => {
                 self.entries.insert(i, (key, make()));
@@ -133,37 +178,25 @@ impl<K: Ord, V> SortedMap<K, V> {
     }
 
     /// The position of `key`, or where it would be inserted.
-    fn search<Q>(&self, key: &Q) -> Result<usize, usize>
-    where
-        K: Borrow<Q>,
-        Q: Ord + ?Sized,
-    {
-        self.entries.binary_search_by(|(k, _)| k.borrow().cmp(key))
+    fn search(&self, key: &K::Q) -> Result<usize, usize> {
+        self.entries.binary_search_by(|(k, _)| k.q().cmp(key))
     }
 
     /// The value of `key`.
-    pub fn get<Q>(&self, key: &Q) -> Option<&V>
-    where
-        K: Borrow<Q>,
-        Q: Ord + ?Sized,
-    {
+    pub fn get(&self, key: &K::Q) -> Option<&V> {
         let i = self.search(key).ok()?;
         self.entries.get(i).map(|(_, v)| v)
     }
 
     /// Whether `key` has a value.
-    pub fn contains_key<Q>(&self, key: &Q) -> bool
-    where
-        K: Borrow<Q>,
-        Q: Ord + ?Sized,
-    {
+    pub fn contains_key(&self, key: &K::Q) -> bool {
         self.search(key).is_ok()
     }
 
     /// Sets the value of `key`, returning whether it was missing (linear in the map's size:
     /// for maps built a few entries at a time; build large ones with [`Self::from_entries`]).
     pub fn insert(&mut self, key: K, value: V) -> bool {
-        match self.search(&key) {
+        match self.search(key.q()) {
             Ok(i) => {
                 self.entries[i].1 = value;
                 false
@@ -300,18 +333,14 @@ impl<K> Default for SortedSet<K> {
     }
 }
 
-impl<K: Ord> SortedSet<K> {
+impl<K: Key> SortedSet<K> {
     /// An empty set.
     pub fn new() -> Self {
         SortedSet(SortedMap::new())
     }
 
     /// Whether `key` is in the set.
-    pub fn contains<Q>(&self, key: &Q) -> bool
-    where
-        K: Borrow<Q>,
-        Q: Ord + ?Sized,
-    {
+    pub fn contains(&self, key: &K::Q) -> bool {
         self.0.contains_key(key)
     }
 
