@@ -73,6 +73,33 @@ macro_rules! key_is_itself {
 
 key_is_itself!(u8, i32, i64, usize, chrono::DateTime<chrono::Utc>);
 
+/// Entries seen through their keys' lookup type, so that the binary search is one function
+/// per lookup type ([`search`]), not one per map type.
+trait Keys<Q: ?Sized> {
+    /// The order of the key at position `i` to `q`.
+    fn cmp_key(&self, i: usize, q: &Q) -> Ordering;
+}
+
+impl<K: Key, V> Keys<K::Q> for Vec<(K, V)> {
+    fn cmp_key(&self, i: usize, q: &K::Q) -> Ordering {
+        self[i].0.q().cmp(q)
+    }
+}
+
+/// The position of `q` among the `n` sorted, unique keys, or where it would be inserted.
+fn search<Q: ?Sized>(keys: &dyn Keys<Q>, n: usize, q: &Q) -> Result<usize, usize> {
+    let (mut lo, mut hi) = (0, n);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        match keys.cmp_key(mid, q) {
+            Ordering::Less => lo = mid + 1,
+            Ordering::Greater => hi = mid,
+            Ordering::Equal => return Ok(mid),
+        }
+    }
+    Err(lo)
+}
+
 /// A Vec of entries seen through its keys and positions, so that sorting and deduplicating
 /// it is one non-generic function ([`arrange`]) for every map type: the per-type code is
 /// the three small methods of this trait.
@@ -159,7 +186,6 @@ impl<K: Ord, V> SortedMap<K, V> {
         entries.truncate(n);
         SortedMap { entries }
     }
-
 }
 
 impl<K: Key, V> SortedMap<K, V> {
@@ -178,8 +204,9 @@ impl<K: Key, V> SortedMap<K, V> {
     }
 
     /// The position of `key`, or where it would be inserted.
+    #[inline(always)]
     fn search(&self, key: &K::Q) -> Result<usize, usize> {
-        self.entries.binary_search_by(|(k, _)| k.q().cmp(key))
+        search(&self.entries, self.entries.len(), key)
     }
 
     /// The value of `key`.
