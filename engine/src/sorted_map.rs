@@ -31,7 +31,7 @@ impl<K, V> Default for SortedMap<K, V> {
 }
 
 /// A key type and the one type it is looked up by: `str` for the string keys (`String`,
-/// `&str`, `&String`), the key itself otherwise. One lookup type per key type, so each map
+/// `&str`), the key itself otherwise. One lookup type per key type, so each map
 /// type has one binary search, not one per type a caller happens to pass (as `Borrow` gave).
 /// Its order is the key's.
 pub trait Key: Ord {
@@ -47,13 +47,6 @@ impl Key for String {
 }
 
 impl Key for &str {
-    type Q = str;
-    fn q(&self) -> &str {
-        self
-    }
-}
-
-impl Key for &String {
     type Q = str;
     fn q(&self) -> &str {
         self

@@ -104,16 +104,20 @@ pub fn select(
                 .collect(),
         );
         for (image_type, regions) in regions_of {
-            let mut common: Option<SortedSet<&String>> = None;
-            for region in regions.into_iter().collect::<SortedSet<_>>() {
-                let versions: SortedSet<&String> = catalogue
+            // The versions listed in every region of the image type (a region repeated or
+            // in any order intersects the same; the newest is picked).
+            let mut common: Option<Vec<&String>> = None;
+            for region in regions {
+                let versions = catalogue
                     .get(region)
                     .and_then(|r| r.get(image_type))
-                    .map(|v| v.iter().collect())
-                    .unwrap_or_default();
+                    .map_or(&[][..], Vec::as_slice);
                 common = Some(match common {
-                    None => versions,
-                    Some(c) => c.into_iter().filter(|v| versions.contains(v)).collect(),
+                    None => versions.iter().collect(),
+                    Some(mut c) => {
+                        c.retain(|v| versions.contains(v));
+                        c
+                    }
                 });
             }
             let pick = common.and_then(|c| newest(c.into_iter()).cloned());
