@@ -114,10 +114,13 @@ impl<T: FromJson> FromJson for Vec<T> {
 impl FromJson for SortedMap<String, String> {
     fn from_json(v: &Value) -> Result<Self, Error> {
         match v {
-            Value::Object(m) => m
-                .iter()
-                .map(|(k, v)| Ok((k.clone(), String::from_json(v)?)))
-                .collect(),
+            Value::Object(m) => {
+                let mut out = Vec::with_capacity(m.len());
+                for (k, v) in m {
+                    out.push((k.clone(), String::from_json(v)?));
+                }
+                Ok(SortedMap::from_entries(out))
+            }
             _ => Err(invalid_type(v, "a map")),
         }
     }

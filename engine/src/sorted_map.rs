@@ -3,12 +3,13 @@
 //!
 //! Each `BTreeMap<K, V>` key/value type costs its own copy of the tree code in the wasm (3–5
 //! KB before wasm-opt); the maps of the engine are built once and then only looked up or
-//! iterated in key order, which a sorted Vec does with a few hundred bytes per type. The
-//! sort behind [`SortedMap::from_entries`] is one non-generic function shared by every type.
+//! iterated in key order, which a sorted Vec does with a few hundred bytes per type. What
+//! is not per type by nature is written once: building (sort, repeated keys) is the
+//! non-generic `arrange` over a `dyn` view of the entries, and the YAML decoder's entry
+//! loop is shared by every map type (`input::from_node`).
 
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde::ser::{Serialize, Serializer};
-use std::borrow::Borrow;
 use std::cmp::Ordering;
 use std::fmt;
 use std::marker::PhantomData;
@@ -29,22 +30,108 @@ impl<K, V> Default for SortedMap<K, V> {
     }
 }
 
-/// The positions `0..n` in key order, equal keys in position order (a stable sort). Not
-/// generic, so the sort's code is in the wasm once for every map type.
-fn sorted_positions(n: usize, cmp: &dyn Fn(usize, usize) -> Ordering) -> Vec<usize> {
-    let mut ix: Vec<usize> = (0..n).collect();
-    ix.sort_by(|&a, &b| cmp(a, b));
-    ix
+/// A key type and the one type it is looked up by: `str` for the string keys (`String`,
+/// `&str`), the key itself otherwise. One lookup type per key type, so each map
+/// type has one binary search, not one per type a caller happens to pass (as `Borrow` gave).
+/// Its order is the key's.
+pub trait Key: Ord {
+    type Q: ?Sized + Ord;
+    fn q(&self) -> &Self::Q;
 }
 
-/// The positions of the entries to keep, in key order: of each run of equal keys the last
-/// one (as repeated `BTreeMap::insert`), or the first when `!last_wins`.
-fn order(n: usize, cmp: &dyn Fn(usize, usize) -> Ordering, last_wins: bool) -> Vec<usize> {
+impl Key for String {
+    type Q = str;
+    fn q(&self) -> &str {
+        self
+    }
+}
+
+impl Key for &str {
+    type Q = str;
+    fn q(&self) -> &str {
+        self
+    }
+}
+
+macro_rules! key_is_itself {
+    ($($t:ty),*) => {$(
+        impl Key for $t {
+            type Q = $t;
+            fn q(&self) -> &$t {
+                self
+            }
+        }
+    )*};
+}
+
+key_is_itself!(u8, i32, i64, usize, chrono::DateTime<chrono::Utc>);
+
+/// Entries seen through their keys' lookup type, so that the binary search is one function
+/// per lookup type ([`search`]), not one per map type.
+trait Keys<Q: ?Sized> {
+    /// The order of the key at position `i` to `q`.
+    fn cmp_key(&self, i: usize, q: &Q) -> Ordering;
+}
+
+impl<K: Key, V> Keys<K::Q> for Vec<(K, V)> {
+    fn cmp_key(&self, i: usize, q: &K::Q) -> Ordering {
+        self[i].0.q().cmp(q)
+    }
+}
+
+/// The position of `q` among the `n` sorted, unique keys, or where it would be inserted.
+fn search<Q: ?Sized>(keys: &dyn Keys<Q>, n: usize, q: &Q) -> Result<usize, usize> {
+    let (mut lo, mut hi) = (0, n);
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        match keys.cmp_key(mid, q) {
+            Ordering::Less => lo = mid + 1,
+            Ordering::Greater => hi = mid,
+            Ordering::Equal => return Ok(mid),
+        }
+    }
+    Err(lo)
+}
+
+/// A Vec of entries seen through its keys and positions, so that sorting and deduplicating
+/// it is one non-generic function ([`arrange`]) for every map type: the per-type code is
+/// the three small methods of this trait.
+trait Entries {
+    fn len(&self) -> usize;
+    /// The order of the keys at positions `a` and `b`.
+    fn cmp_at(&self, a: usize, b: usize) -> Ordering;
+    fn swap(&mut self, a: usize, b: usize);
+}
+
+impl<K: Ord, V> Entries for Vec<(K, V)> {
+    fn len(&self) -> usize {
+        <[(K, V)]>::len(self)
+    }
+    fn cmp_at(&self, a: usize, b: usize) -> Ordering {
+        self[a].0.cmp(&self[b].0)
+    }
+    fn swap(&mut self, a: usize, b: usize) {
+        <[(K, V)]>::swap(self, a, b)
+    }
+}
+
+/// Sorts the entries by key (stable: equal keys keep their order) and, when `dedupe`, moves
+/// to the front of each run of equal keys its last entry (as repeated `BTreeMap::insert`), or
+/// its first when `!last_wins`. Returns how many leading entries to keep: the map's entries in
+/// key order (all of them without `dedupe`).
+fn arrange(e: &mut dyn Entries, dedupe: bool, last_wins: bool) -> usize {
+    let n = e.len();
+    if (1..n).all(|i| e.cmp_at(i - 1, i) == Ordering::Less) {
+        return n;
+    }
+    let mut sorted: Vec<usize> = (0..n).collect();
+    sorted.sort_by(|&a, &b| e.cmp_at(a, b));
+    // The original positions of the entries to keep, in key order.
     let mut keep: Vec<usize> = Vec::with_capacity(n);
-    for i in sorted_positions(n, cmp) {
+    for i in sorted {
         match keep.last_mut() {
             // Stable sort: a later equal key is a later entry.
-            Some(last) if cmp(*last, i) == Ordering::Equal => {
+            Some(last) if dedupe && e.cmp_at(*last, i) == Ordering::Equal => {
                 if last_wins {
                     *last = i;
                 }
@@ -52,7 +139,21 @@ fn order(n: usize, cmp: &dyn Fn(usize, usize) -> Ordering, last_wins: bool) -> V
             _ => keep.push(i),
         }
     }
-    keep
+    // Moves original entry keep[j] to position j by swaps, tracking where each one is.
+    let mut at: Vec<usize> = (0..n).collect();
+    let mut pos: Vec<usize> = (0..n).collect();
+    for (j, &src) in keep.iter().enumerate() {
+        let cur = pos[src];
+        if cur != j {
+            e.swap(j, cur);
+            let other = at[j];
+            at[cur] = other;
+            pos[other] = cur;
+            at[j] = src;
+            pos[src] = j;
+        }
+    }
+    keep.len()
 }
 
 impl<K: Ord, V> SortedMap<K, V> {
@@ -73,24 +174,18 @@ impl<K: Ord, V> SortedMap<K, V> {
         Self::build(entries, false)
     }
 
-    fn build(entries: Vec<(K, V)>, last_wins: bool) -> Self {
-        if entries.is_sorted_by(|a, b| a.0 < b.0) {
-            return SortedMap { entries };
-        }
-        let key = |i: usize| entries.get(i).map(|e| &e.0);
-        let keep = order(entries.len(), &|a, b| key(a).cmp(&key(b)), last_wins);
-        let mut slots: Vec<Option<(K, V)>> = entries.into_iter().map(Some).collect();
-        let entries = keep
-            .into_iter()
-            .filter_map(|i| slots.get_mut(i).and_then(Option::take))
-            .collect();
+    fn build(mut entries: Vec<(K, V)>, last_wins: bool) -> Self {
+        let n = arrange(&mut entries, true, last_wins);
+        entries.truncate(n);
         SortedMap { entries }
     }
+}
 
+impl<K: Key, V> SortedMap<K, V> {
     /// The value of `key`, inserted by `make` when missing (as `BTreeMap`'s
     /// `entry(key).or_insert_with(make)`; linear in the map's size, as [`Self::insert`]).
     pub fn get_or_insert_with(&mut self, key: K, make: impl FnOnce() -> V) -> &mut V {
-        let i = match self.search(&key) {
+        let i = match self.search(key.q()) {
             Ok(i) => i,
             Err(i) => {
                 self.entries.insert(i, (key, make()));
@@ -102,54 +197,33 @@ impl<K: Ord, V> SortedMap<K, V> {
     }
 
     /// The position of `key`, or where it would be inserted.
-    fn search<Q>(&self, key: &Q) -> Result<usize, usize>
-    where
-        K: Borrow<Q>,
-        Q: Ord + ?Sized,
-    {
-        self.entries.binary_search_by(|(k, _)| k.borrow().cmp(key))
+    #[inline(always)]
+    fn search(&self, key: &K::Q) -> Result<usize, usize> {
+        search(&self.entries, self.entries.len(), key)
     }
 
     /// The value of `key`.
-    pub fn get<Q>(&self, key: &Q) -> Option<&V>
-    where
-        K: Borrow<Q>,
-        Q: Ord + ?Sized,
-    {
+    pub fn get(&self, key: &K::Q) -> Option<&V> {
         let i = self.search(key).ok()?;
         self.entries.get(i).map(|(_, v)| v)
     }
 
-    /// The value of `key`, mutably.
-    pub fn get_mut<Q>(&mut self, key: &Q) -> Option<&mut V>
-    where
-        K: Borrow<Q>,
-        Q: Ord + ?Sized,
-    {
-        let i = self.search(key).ok()?;
-        self.entries.get_mut(i).map(|(_, v)| v)
-    }
-
     /// Whether `key` has a value.
-    pub fn contains_key<Q>(&self, key: &Q) -> bool
-    where
-        K: Borrow<Q>,
-        Q: Ord + ?Sized,
-    {
+    pub fn contains_key(&self, key: &K::Q) -> bool {
         self.search(key).is_ok()
     }
 
-    /// Sets the value of `key`, returning the previous one (linear in the map's size: for
-    /// maps built a few entries at a time; build large ones with [`Self::from_entries`]).
-    pub fn insert(&mut self, key: K, value: V) -> Option<V> {
-        match self.search(&key) {
-            Ok(i) => self
-                .entries
-                .get_mut(i)
-                .map(|e| std::mem::replace(&mut e.1, value)),
+    /// Sets the value of `key`, returning whether it was missing (linear in the map's size:
+    /// for maps built a few entries at a time; build large ones with [`Self::from_entries`]).
+    pub fn insert(&mut self, key: K, value: V) -> bool {
+        match self.search(key.q()) {
+            Ok(i) => {
+                self.entries[i].1 = value;
+                false
+            }
             Err(i) => {
                 self.entries.insert(i, (key, value));
-                None
+                true
             }
         }
     }
@@ -158,15 +232,10 @@ impl<K: Ord, V> SortedMap<K, V> {
 impl<K: Ord, V> SortedMap<K, Vec<V>> {
     /// Each key's values in the order of `pairs`, keys sorted: the map that
     /// `entry(k).or_default().push(v)` for each pair in turn would make.
-    pub fn grouped(pairs: Vec<(K, V)>) -> Self {
-        let key = |i: usize| pairs.get(i).map(|e| &e.0);
-        let ix = sorted_positions(pairs.len(), &|a, b| key(a).cmp(&key(b)));
-        let mut slots: Vec<Option<(K, V)>> = pairs.into_iter().map(Some).collect();
+    pub fn grouped(mut pairs: Vec<(K, V)>) -> Self {
+        arrange(&mut pairs, false, false);
         let mut entries: Vec<(K, Vec<V>)> = Vec::new();
-        for (k, v) in ix
-            .into_iter()
-            .filter_map(|i| slots.get_mut(i).and_then(Option::take))
-        {
+        for (k, v) in pairs {
             match entries.last_mut() {
                 Some((last, values)) if *last == k => values.push(v),
                 _ => entries.push((k, vec![v])),
@@ -284,24 +353,20 @@ impl<K> Default for SortedSet<K> {
     }
 }
 
-impl<K: Ord> SortedSet<K> {
+impl<K: Key> SortedSet<K> {
     /// An empty set.
     pub fn new() -> Self {
         SortedSet(SortedMap::new())
     }
 
     /// Whether `key` is in the set.
-    pub fn contains<Q>(&self, key: &Q) -> bool
-    where
-        K: Borrow<Q>,
-        Q: Ord + ?Sized,
-    {
+    pub fn contains(&self, key: &K::Q) -> bool {
         self.0.contains_key(key)
     }
 
     /// Adds `key`; whether it was not in the set yet (linear, as [`SortedMap::insert`]).
     pub fn insert(&mut self, key: K) -> bool {
-        self.0.insert(key, ()).is_none()
+        self.0.insert(key, ())
     }
 }
 
@@ -413,6 +478,23 @@ mod tests {
         }
         assert!(m.iter().eq(b.iter()));
         assert_eq!(SortedMap::grouped(pairs.to_vec()), m);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn builds_as_a_btreemap(keys in proptest::collection::vec(0u8..12, 0..40)) {
+            let pairs: Vec<(u8, usize)> = keys.into_iter().enumerate().map(|(i, k)| (k, i)).collect();
+            let last: BTreeMap<u8, usize> = pairs.iter().copied().collect();
+            let mut first: BTreeMap<u8, usize> = BTreeMap::new();
+            let mut grouped: BTreeMap<u8, Vec<usize>> = BTreeMap::new();
+            for &(k, v) in &pairs {
+                first.entry(k).or_insert(v);
+                grouped.entry(k).or_default().push(v);
+            }
+            proptest::prop_assert!(SortedMap::from_entries(pairs.clone()).iter().eq(last.iter()));
+            proptest::prop_assert!(SortedMap::first_wins(pairs.clone()).iter().eq(first.iter()));
+            proptest::prop_assert!(SortedMap::grouped(pairs).iter().eq(grouped.iter()));
+        }
     }
 
     #[test]

@@ -228,13 +228,25 @@ impl<T: FromNode> FromNode for SortedMap<String, T> {
     /// As `BTreeMap`'s: entries decoded in document order (the first error is the first bad
     /// entry's), a repeated key's last value wins.
     fn from_node(node: &Node) -> Result<Self, DeError> {
-        let entries = map_entries(node)?;
-        let mut out = Vec::with_capacity(entries.len());
-        for (k, v) in entries {
-            out.push((key_str(k)?.to_owned(), entry(k, v)?));
-        }
+        let mut out = Vec::new();
+        each_entry(node, &mut |k, v| {
+            out.push((k, T::from_node(v)?));
+            Ok(())
+        })?;
         Ok(SortedMap::from_entries(out))
     }
+}
+
+/// Calls `f` with each entry of a mapping node in document order, its key as a String; stops
+/// at the first error, placed under the entry's key. The loop of every map type's decoder.
+fn each_entry(
+    node: &Node,
+    f: &mut dyn FnMut(String, &Node) -> Result<(), DeError>,
+) -> Result<(), DeError> {
+    for (k, v) in map_entries(node)? {
+        f(key_str(k)?.to_owned(), v).map_err(|e| in_entry(e, k, v))?;
+    }
+    Ok(())
 }
 
 impl FromNode for DateTime<Utc> {

@@ -409,7 +409,7 @@ pub(crate) fn read<'a>(input: &super::Docs<'a>, ctx: &mut Ctx) -> AzureInput<'a>
         match doc.decode::<ArmResource<FleetUpdateStrategyProperties>>() {
             Ok(r) => {
                 let name = r.resource_name();
-                if !strategies.contains_key(&name) {
+                if !strategies.contains_key(name.as_str()) {
                     validate_strategy(&r.properties.strategy, "properties.strategy", doc, ctx);
                     strategies.insert(name, r.properties.strategy);
                 } else {

@@ -104,16 +104,20 @@ pub fn select(
                 .collect(),
         );
         for (image_type, regions) in regions_of {
-            let mut common: Option<SortedSet<&String>> = None;
-            for region in regions.into_iter().collect::<SortedSet<_>>() {
-                let versions: SortedSet<&String> = catalogue
+            // The versions listed in every region of the image type (a region repeated or
+            // in any order intersects the same; the newest is picked).
+            let mut common: Option<Vec<&String>> = None;
+            for region in regions {
+                let versions = catalogue
                     .get(region)
                     .and_then(|r| r.get(image_type))
-                    .map(|v| v.iter().collect())
-                    .unwrap_or_default();
+                    .map_or(&[][..], Vec::as_slice);
                 common = Some(match common {
-                    None => versions,
-                    Some(c) => c.into_iter().filter(|v| versions.contains(v)).collect(),
+                    None => versions.iter().collect(),
+                    Some(mut c) => {
+                        c.retain(|v| versions.contains(v));
+                        c
+                    }
                 });
             }
             let pick = common.and_then(|c| newest(c.into_iter()).cloned());
@@ -157,5 +161,65 @@ pub fn select(
         // A repeated member/pool: the last one wins.
         pools: SortedMap::from_entries(pools),
         members_upgrading,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn member(name: &str, region: &str, pools: &[(&str, &str)]) -> MemberPools {
+        MemberPools {
+            name: name.into(),
+            region: region.into(),
+            node_pools: pools
+                .iter()
+                .map(|(image_type, current)| PoolView {
+                    name: format!("{image_type}-pool"),
+                    image_type: (*image_type).into(),
+                    current: (*current).into(),
+                })
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn consistent_picks_the_newest_version_listed_in_every_region() {
+        let list = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let catalogue: ImageCatalogue = SortedMap::from_entries(vec![
+            (
+                "east".into(),
+                SortedMap::from_entries(vec![
+                    ("ubuntu".into(), list(&["3", "1", "2", "3"])),
+                    ("azl".into(), list(&["7"])),
+                ]),
+            ),
+            (
+                "west".into(),
+                SortedMap::from_entries(vec![("ubuntu".into(), list(&["2", "1", "4"]))]),
+            ),
+        ]);
+        let members = [
+            member("a", "east", &[("ubuntu", "1"), ("azl", "7")]),
+            member("b", "west", &[("ubuntu", "1")]),
+            member("c", "east", &[("ubuntu", "0")]),
+            member("d", "west", &[("azl", "6")]),
+        ];
+        let r = select(NodeImageSelection::Consistent, &catalogue, &members);
+        assert!(r.selected.iter().eq([
+            (&"azl".to_string(), &None),
+            (&"ubuntu".to_string(), &Some("2".to_string())),
+        ]));
+        assert_eq!(
+            r.pools.get("c/ubuntu-pool"),
+            Some(&PoolAction::Upgrade { to: "2".into() })
+        );
+        assert_eq!(
+            r.pools.get("d/azl-pool"),
+            Some(&PoolAction::Skip {
+                reason: PoolSkipReason::NoCommonImage
+            })
+        );
+        assert!(r.members_upgrading.iter().eq(["a", "b", "c"]));
     }
 }
