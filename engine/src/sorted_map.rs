@@ -266,14 +266,12 @@ impl<K, V> SortedMap<K, V> {
         self.entries.iter().map(|(k, _)| k)
     }
 
-    /// The values in key order.
-    pub fn values(&self) -> impl DoubleEndedIterator<Item = &V> + ExactSizeIterator {
-        self.entries.iter().map(|(_, v)| v)
-    }
-
-    /// The values in key order, mutably.
-    pub fn values_mut(&mut self) -> impl DoubleEndedIterator<Item = &mut V> + ExactSizeIterator {
-        self.entries.iter_mut().map(|(_, v)| v)
+    /// The map of the same keys to `f` of each value (no sort: the keys keep their order).
+    pub fn map_values<W>(self, f: impl FnMut(V) -> W) -> SortedMap<K, W> {
+        let mut f = f;
+        SortedMap {
+            entries: self.entries.into_iter().map(|(k, v)| (k, f(v))).collect(),
+        }
     }
 }
 
@@ -371,16 +369,6 @@ impl<K: Key> SortedSet<K> {
 }
 
 impl<K> SortedSet<K> {
-    /// The number of values.
-    pub fn len(&self) -> usize {
-        self.0.len()
-    }
-
-    /// Whether the set is empty.
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-
     /// The values in order.
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = &K> + ExactSizeIterator {
         self.0.keys()

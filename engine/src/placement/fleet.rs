@@ -55,25 +55,12 @@ impl FleetCluster {
         let eligibility = eligibility::check(&mc, leaving, at);
         let assumed_healthy = mc.status.as_ref().is_none_or(|s| s.agent_status.is_none());
         let status = mc.status.unwrap_or_default();
-        let properties = status
-            .properties
-            .into_iter()
-            .map(|(k, v)| {
-                let parsed = Quantity::parse(&v.value);
-                (
-                    k,
-                    PropertyEntry {
-                        raw: v.value,
-                        parsed,
-                    },
-                )
-            })
-            .collect();
-        let q = |m: SortedMap<String, crate::model::placement::QuantityValue>| {
-            m.into_iter()
-                .map(|(k, v)| (k, v.0))
-                .collect::<SortedMap<_, _>>()
-        };
+        let properties = status.properties.map_values(|v| PropertyEntry {
+            parsed: Quantity::parse(&v.value),
+            raw: v.value,
+        });
+        let q =
+            |m: SortedMap<String, crate::model::placement::QuantityValue>| m.map_values(|v| v.0);
         FleetCluster {
             name: mc.metadata.name,
             labels: mc.metadata.labels,
