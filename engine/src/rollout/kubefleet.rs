@@ -34,7 +34,7 @@ struct Binding<'a> {
 /// KubeFleet documents, decoded (MemberClusters and bindings borrowed from the input).
 pub(crate) struct KubeFleetInput<'a> {
     clusters: Vec<ClusterView<'a>>,
-    durations: SortedMap<&'a str, &'a str>,
+    durations: SortedMap<String, String>,
     placements: SortedMap<String, (&'a Document, PlacementRolloutSpec)>,
     strategies: SortedMap<String, (StagedUpdateStrategySpec, bool)>,
     bindings: Vec<Binding<'a>>,
@@ -100,7 +100,7 @@ pub(crate) fn read<'a>(
             .and_then(|a| a.get(DURATION_ANNOTATION))
             .and_then(|v| v.as_scalar())
         {
-            durations.push((name, d));
+            durations.push((name.to_owned(), d.to_owned()));
         }
         clusters.push(ClusterView { name, labels });
     }
@@ -212,7 +212,7 @@ fn duration_secs(name: &str, kf: &KubeFleetInput<'_>, opts: &RolloutOptions) -> 
         .durations
         .get(name)
         .map(String::as_str)
-        .or_else(|| kf.durations.get(name).copied())
+        .or_else(|| kf.durations.get(name).map(String::as_str))
         .or(opts.default_duration.as_deref());
     match pick.map(GoDuration::parse) {
         Some(Ok(d)) if d.0 >= 0 => d.seconds(),
