@@ -543,20 +543,18 @@ fn run_staged(
             timeline: Vec::new(),
         }
     };
-    let failed_clusters: SortedSet<String> = events
-        .iter()
-        .filter_map(|e| match e {
-            KfEvent::Preempt(_, c) => Some(c.clone()),
-            _ => None,
-        })
-        .collect();
-    let stalled: SortedSet<String> = events
-        .iter()
-        .filter_map(|e| match e {
-            KfEvent::Condition(_, c, false) => Some(c.clone()),
-            _ => None,
-        })
-        .collect();
+    // One collect for both sets (a fn pointer, not a closure type each).
+    let clusters = |pick: fn(&KfEvent) -> Option<&String>| -> SortedSet<String> {
+        events.iter().filter_map(pick).cloned().collect()
+    };
+    let failed_clusters = clusters(|e| match e {
+        KfEvent::Preempt(_, c) => Some(c),
+        _ => None,
+    });
+    let stalled = clusters(|e| match e {
+        KfEvent::Condition(_, c, false) => Some(c),
+        _ => None,
+    });
     let run_name: Rc<str> = Rc::from(name);
     let timeline = res
         .timeline
