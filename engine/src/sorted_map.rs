@@ -30,57 +30,41 @@ impl<K, V> Default for SortedMap<K, V> {
     }
 }
 
-/// A key type and the one type it is looked up by: `str` for the string keys (`String`,
-/// `&str`), the key itself otherwise. One lookup type per key type, so each map
-/// type has one binary search, not one per type a caller happens to pass (as `Borrow` gave).
-/// Its order is the key's.
+/// A string key (`String`, `&str`), looked up by `&str`: the maps looked up are keyed by
+/// strings, so the binary search is one function ([`search`]) for every map type, and each
+/// type has one lookup, not one per type a caller happens to pass (as `Borrow` gave). Maps of
+/// other keys can be built and iterated, not looked up.
 pub trait Key: Ord {
-    type Q: ?Sized + Ord;
-    fn q(&self) -> &Self::Q;
+    /// The key as a `str`, ordered as the key.
+    fn as_key(&self) -> &str;
 }
 
 impl Key for String {
-    type Q = str;
-    fn q(&self) -> &str {
+    fn as_key(&self) -> &str {
         self
     }
 }
 
 impl Key for &str {
-    type Q = str;
-    fn q(&self) -> &str {
+    fn as_key(&self) -> &str {
         self
     }
 }
 
-macro_rules! key_is_itself {
-    ($($t:ty),*) => {$(
-        impl Key for $t {
-            type Q = $t;
-            fn q(&self) -> &$t {
-                self
-            }
-        }
-    )*};
-}
-
-key_is_itself!(u8, i32, i64, usize, chrono::DateTime<chrono::Utc>);
-
-/// Entries seen through their keys' lookup type, so that the binary search is one function
-/// per lookup type ([`search`]), not one per map type.
-trait Keys<Q: ?Sized> {
+/// Entries seen through their keys, for [`search`].
+trait Keys {
     /// The order of the key at position `i` to `q`.
-    fn cmp_key(&self, i: usize, q: &Q) -> Ordering;
+    fn cmp_key(&self, i: usize, q: &str) -> Ordering;
 }
 
-impl<K: Key, V> Keys<K::Q> for Vec<(K, V)> {
-    fn cmp_key(&self, i: usize, q: &K::Q) -> Ordering {
-        self[i].0.q().cmp(q)
+impl<K: Key, V> Keys for Vec<(K, V)> {
+    fn cmp_key(&self, i: usize, q: &str) -> Ordering {
+        self[i].0.as_key().cmp(q)
     }
 }
 
 /// The position of `q` among the `n` sorted, unique keys, or where it would be inserted.
-fn search<Q: ?Sized>(keys: &dyn Keys<Q>, n: usize, q: &Q) -> Result<usize, usize> {
+fn search(keys: &dyn Keys, n: usize, q: &str) -> Result<usize, usize> {
     let (mut lo, mut hi) = (0, n);
     while lo < hi {
         let mid = lo + (hi - lo) / 2;
@@ -185,7 +169,7 @@ impl<K: Key, V> SortedMap<K, V> {
     /// The value of `key`, inserted by `make` when missing (as `BTreeMap`'s
     /// `entry(key).or_insert_with(make)`; linear in the map's size, as [`Self::insert`]).
     pub fn get_or_insert_with(&mut self, key: K, make: impl FnOnce() -> V) -> &mut V {
-        let i = match self.search(key.q()) {
+        let i = match self.search(key.as_key()) {
             Ok(i) => i,
             Err(i) => {
                 self.entries.insert(i, (key, make()));
@@ -198,25 +182,25 @@ impl<K: Key, V> SortedMap<K, V> {
 
     /// The position of `key`, or where it would be inserted.
     #[inline(always)]
-    fn search(&self, key: &K::Q) -> Result<usize, usize> {
+    fn search(&self, key: &str) -> Result<usize, usize> {
         search(&self.entries, self.entries.len(), key)
     }
 
     /// The value of `key`.
-    pub fn get(&self, key: &K::Q) -> Option<&V> {
+    pub fn get(&self, key: &str) -> Option<&V> {
         let i = self.search(key).ok()?;
         self.entries.get(i).map(|(_, v)| v)
     }
 
     /// Whether `key` has a value.
-    pub fn contains_key(&self, key: &K::Q) -> bool {
+    pub fn contains_key(&self, key: &str) -> bool {
         self.search(key).is_ok()
     }
 
     /// Sets the value of `key`, returning whether it was missing (linear in the map's size:
     /// for maps built a few entries at a time; build large ones with [`Self::from_entries`]).
     pub fn insert(&mut self, key: K, value: V) -> bool {
-        match self.search(key.q()) {
+        match self.search(key.as_key()) {
             Ok(i) => {
                 self.entries[i].1 = value;
                 false
@@ -358,7 +342,7 @@ impl<K: Key> SortedSet<K> {
     }
 
     /// Whether `key` is in the set.
-    pub fn contains(&self, key: &K::Q) -> bool {
+    pub fn contains(&self, key: &str) -> bool {
         self.0.contains_key(key)
     }
 
