@@ -597,10 +597,10 @@ fn run_staged(
             .map(|(ci, c)| {
                 let (state, s, e) = res.clusters[si][ci];
                 let reason = match state {
-                    State::Failed if failed_clusters.contains(&**c) => {
+                    State::Failed if failed_clusters.contains(c) => {
                         Some(MemberReason::BindingPreempted)
                     }
-                    State::Running if stalled.contains(&**c) => Some(MemberReason::ApplyFailed),
+                    State::Running if stalled.contains(c) => Some(MemberReason::ApplyFailed),
                     _ => None,
                 };
                 Member {
