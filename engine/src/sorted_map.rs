@@ -109,7 +109,8 @@ fn arrange(e: &mut dyn Entries, dedupe: bool, last_wins: bool) -> usize {
         return n;
     }
     let mut sorted: Vec<usize> = (0..n).collect();
-    sorted.sort_by(|&a, &b| e.cmp_at(a, b));
+    // Equal keys in position order: the stable order, by the smaller unstable sort.
+    sorted.sort_unstable_by(|&a, &b| e.cmp_at(a, b).then(a.cmp(&b)));
     // The original positions of the entries to keep, in key order.
     let mut keep: Vec<usize> = Vec::with_capacity(n);
     for i in sorted {
