@@ -9,7 +9,7 @@
 //! loop is shared by every map type (`input::from_node`).
 
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
-use serde::ser::{Serialize, Serializer};
+use serde::ser::{Serialize, SerializeMap, Serializer};
 use std::cmp::Ordering;
 use std::fmt;
 use std::marker::PhantomData;
@@ -297,7 +297,11 @@ impl<K: fmt::Debug, V: fmt::Debug> fmt::Debug for SortedMap<K, V> {
 impl<K: Serialize, V: Serialize> Serialize for SortedMap<K, V> {
     /// An object in key order, as a `BTreeMap`.
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_map(self.iter())
+        let mut map = serializer.serialize_map(Some(self.entries.len()))?;
+        for (k, v) in &self.entries {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
     }
 }
 
