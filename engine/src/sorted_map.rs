@@ -4,9 +4,11 @@
 //! Each `BTreeMap<K, V>` key/value type costs its own copy of the tree code in the wasm (3–5
 //! KB before wasm-opt); the maps of the engine are built once and then only looked up or
 //! iterated in key order, which a sorted Vec does with a few hundred bytes per type. What
-//! is not per type by nature is written once: building (sort, repeated keys) is the
-//! non-generic `arrange` over a `dyn` view of the entries, and the YAML decoder's entry
-//! loop is shared by every map type (`input::from_node`).
+//! is not per type by nature is written once, over `dyn` views of the entries: building
+//! (sort, repeated keys) is the non-generic `arrange`, lookups the non-generic `search` by
+//! `&str` (the maps looked up are string-keyed); per type remain a key comparison, a swap
+//! and the moves only the type can make. Measure in the wasm before adding a method or a
+//! map type: each costs per type.
 
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, Serializer};
