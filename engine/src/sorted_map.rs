@@ -33,7 +33,7 @@ impl<K, V> Default for SortedMap<K, V> {
 }
 
 /// A string key (`String`, `&str`), looked up by `&str`: the maps looked up are keyed by
-/// strings, so the binary search is one function ([`search`]) for every map type, and each
+/// strings, so the binary search is one function (`search`) for every map type, and each
 /// type has one lookup, not one per type a caller happens to pass (as `Borrow` gave). Maps of
 /// other keys can be built and iterated, not looked up.
 pub trait Key: Ord {
