@@ -4,12 +4,14 @@
 //! Each `BTreeMap<K, V>` key/value type costs its own copy of the tree code in the wasm (3–5
 //! KB before wasm-opt); the maps of the engine are built once and then only looked up or
 //! iterated in key order, which a sorted Vec does with a few hundred bytes per type. What
-//! is not per type by nature is written once: building (sort, repeated keys) is the
-//! non-generic `arrange` over a `dyn` view of the entries, and the YAML decoder's entry
-//! loop is shared by every map type (`input::from_node`).
+//! is not per type by nature is written once, over `dyn` views of the entries: building
+//! (sort, repeated keys) is the non-generic `arrange`, lookups the non-generic `search` by
+//! `&str` (the maps looked up are string-keyed); per type remain a key comparison, a swap
+//! and the moves only the type can make. Measure in the wasm before adding a method or a
+//! map type: each costs per type.
 
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
-use serde::ser::{Serialize, Serializer};
+use serde::ser::{Serialize, SerializeMap, Serializer};
 use std::cmp::Ordering;
 use std::fmt;
 use std::marker::PhantomData;
@@ -30,57 +32,41 @@ impl<K, V> Default for SortedMap<K, V> {
     }
 }
 
-/// A key type and the one type it is looked up by: `str` for the string keys (`String`,
-/// `&str`), the key itself otherwise. One lookup type per key type, so each map
-/// type has one binary search, not one per type a caller happens to pass (as `Borrow` gave).
-/// Its order is the key's.
+/// A string key (`String`, `&str`), looked up by `&str`: the maps looked up are keyed by
+/// strings, so the binary search is one function (`search`) for every map type, and each
+/// type has one lookup, not one per type a caller happens to pass (as `Borrow` gave). Maps of
+/// other keys can be built and iterated, not looked up.
 pub trait Key: Ord {
-    type Q: ?Sized + Ord;
-    fn q(&self) -> &Self::Q;
+    /// The key as a `str`, ordered as the key.
+    fn as_key(&self) -> &str;
 }
 
 impl Key for String {
-    type Q = str;
-    fn q(&self) -> &str {
+    fn as_key(&self) -> &str {
         self
     }
 }
 
 impl Key for &str {
-    type Q = str;
-    fn q(&self) -> &str {
+    fn as_key(&self) -> &str {
         self
     }
 }
 
-macro_rules! key_is_itself {
-    ($($t:ty),*) => {$(
-        impl Key for $t {
-            type Q = $t;
-            fn q(&self) -> &$t {
-                self
-            }
-        }
-    )*};
-}
-
-key_is_itself!(u8, i32, i64, usize, chrono::DateTime<chrono::Utc>);
-
-/// Entries seen through their keys' lookup type, so that the binary search is one function
-/// per lookup type ([`search`]), not one per map type.
-trait Keys<Q: ?Sized> {
+/// Entries seen through their keys, for [`search`].
+trait Keys {
     /// The order of the key at position `i` to `q`.
-    fn cmp_key(&self, i: usize, q: &Q) -> Ordering;
+    fn cmp_key(&self, i: usize, q: &str) -> Ordering;
 }
 
-impl<K: Key, V> Keys<K::Q> for Vec<(K, V)> {
-    fn cmp_key(&self, i: usize, q: &K::Q) -> Ordering {
-        self[i].0.q().cmp(q)
+impl<K: Key, V> Keys for Vec<(K, V)> {
+    fn cmp_key(&self, i: usize, q: &str) -> Ordering {
+        self[i].0.as_key().cmp(q)
     }
 }
 
 /// The position of `q` among the `n` sorted, unique keys, or where it would be inserted.
-fn search<Q: ?Sized>(keys: &dyn Keys<Q>, n: usize, q: &Q) -> Result<usize, usize> {
+fn search(keys: &dyn Keys, n: usize, q: &str) -> Result<usize, usize> {
     let (mut lo, mut hi) = (0, n);
     while lo < hi {
         let mid = lo + (hi - lo) / 2;
@@ -125,7 +111,8 @@ fn arrange(e: &mut dyn Entries, dedupe: bool, last_wins: bool) -> usize {
         return n;
     }
     let mut sorted: Vec<usize> = (0..n).collect();
-    sorted.sort_by(|&a, &b| e.cmp_at(a, b));
+    // Equal keys in position order: the stable order, by the smaller unstable sort.
+    sorted.sort_unstable_by(|&a, &b| e.cmp_at(a, b).then(a.cmp(&b)));
     // The original positions of the entries to keep, in key order.
     let mut keep: Vec<usize> = Vec::with_capacity(n);
     for i in sorted {
@@ -185,7 +172,7 @@ impl<K: Key, V> SortedMap<K, V> {
     /// The value of `key`, inserted by `make` when missing (as `BTreeMap`'s
     /// `entry(key).or_insert_with(make)`; linear in the map's size, as [`Self::insert`]).
     pub fn get_or_insert_with(&mut self, key: K, make: impl FnOnce() -> V) -> &mut V {
-        let i = match self.search(key.q()) {
+        let i = match self.search(key.as_key()) {
             Ok(i) => i,
             Err(i) => {
                 self.entries.insert(i, (key, make()));
@@ -198,25 +185,25 @@ impl<K: Key, V> SortedMap<K, V> {
 
     /// The position of `key`, or where it would be inserted.
     #[inline(always)]
-    fn search(&self, key: &K::Q) -> Result<usize, usize> {
+    fn search(&self, key: &str) -> Result<usize, usize> {
         search(&self.entries, self.entries.len(), key)
     }
 
     /// The value of `key`.
-    pub fn get(&self, key: &K::Q) -> Option<&V> {
+    pub fn get(&self, key: &str) -> Option<&V> {
         let i = self.search(key).ok()?;
         self.entries.get(i).map(|(_, v)| v)
     }
 
     /// Whether `key` has a value.
-    pub fn contains_key(&self, key: &K::Q) -> bool {
+    pub fn contains_key(&self, key: &str) -> bool {
         self.search(key).is_ok()
     }
 
     /// Sets the value of `key`, returning whether it was missing (linear in the map's size:
     /// for maps built a few entries at a time; build large ones with [`Self::from_entries`]).
     pub fn insert(&mut self, key: K, value: V) -> bool {
-        match self.search(key.q()) {
+        match self.search(key.as_key()) {
             Ok(i) => {
                 self.entries[i].1 = value;
                 false
@@ -266,14 +253,12 @@ impl<K, V> SortedMap<K, V> {
         self.entries.iter().map(|(k, _)| k)
     }
 
-    /// The values in key order.
-    pub fn values(&self) -> impl DoubleEndedIterator<Item = &V> + ExactSizeIterator {
-        self.entries.iter().map(|(_, v)| v)
-    }
-
-    /// The values in key order, mutably.
-    pub fn values_mut(&mut self) -> impl DoubleEndedIterator<Item = &mut V> + ExactSizeIterator {
-        self.entries.iter_mut().map(|(_, v)| v)
+    /// The map of the same keys to `f` of each value (no sort: the keys keep their order).
+    pub fn map_values<W>(self, f: impl FnMut(V) -> W) -> SortedMap<K, W> {
+        let mut f = f;
+        SortedMap {
+            entries: self.entries.into_iter().map(|(k, v)| (k, f(v))).collect(),
+        }
     }
 }
 
@@ -314,7 +299,11 @@ impl<K: fmt::Debug, V: fmt::Debug> fmt::Debug for SortedMap<K, V> {
 impl<K: Serialize, V: Serialize> Serialize for SortedMap<K, V> {
     /// An object in key order, as a `BTreeMap`.
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_map(self.iter())
+        let mut map = serializer.serialize_map(Some(self.entries.len()))?;
+        for (k, v) in &self.entries {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
     }
 }
 
@@ -360,7 +349,7 @@ impl<K: Key> SortedSet<K> {
     }
 
     /// Whether `key` is in the set.
-    pub fn contains(&self, key: &K::Q) -> bool {
+    pub fn contains(&self, key: &str) -> bool {
         self.0.contains_key(key)
     }
 
@@ -371,16 +360,6 @@ impl<K: Key> SortedSet<K> {
 }
 
 impl<K> SortedSet<K> {
-    /// The number of values.
-    pub fn len(&self) -> usize {
-        self.0.len()
-    }
-
-    /// Whether the set is empty.
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-
     /// The values in order.
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = &K> + ExactSizeIterator {
         self.0.keys()

@@ -321,7 +321,7 @@ impl StateNode {
             drifted_at: drifted_cond.and_then(|c| time(c.last_transition_time.as_deref())),
             missing_label: INSTANCE_LABELS
                 .into_iter()
-                .find(|l| !labels.is_some_and(|m| m.contains_key(*l))),
+                .find(|l| !labels.is_some_and(|m| m.contains_key(l))),
             price: annotations
                 .and_then(|a| a.get(PRICE_ANNOTATION))
                 .and_then(|p| p.parse::<f64>().ok())

@@ -9,7 +9,6 @@ use super::diagnostics::{Diagnostic, Severity, Span};
 use super::from_node::FromNode;
 use super::kinds;
 use super::node::{FieldPath, Node, Scalar, Value};
-use crate::sorted_map::SortedMap;
 use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser};
 use yaml_rust2::scanner::{Marker, TScalarStyle};
 
@@ -497,12 +496,23 @@ struct Builder {
     items: Vec<Node>,
     entries: Vec<(Node, Node)>,
     root: Option<Node>,
-    anchors: SortedMap<usize, Node>,
+    /// The node of each anchor by its id (the parser numbers anchors 1, 2, … in order).
+    anchors: Vec<Option<Node>>,
     duplicates: Duplicates,
     error: Option<(Span, String)>,
 }
 
 impl Builder {
+    /// Records the node of anchor `id`.
+    fn anchor(&mut self, id: usize, node: &Node) {
+        if self.anchors.len() <= id {
+            self.anchors.resize_with(id + 1, || None);
+        }
+        if let Some(slot) = self.anchors.get_mut(id) {
+            *slot = Some(node.clone());
+        }
+    }
+
     fn span(&self, m: &Marker) -> Span {
         Span {
             line: m.line() as u32 + self.line_offset,
@@ -548,7 +558,7 @@ impl MarkedEventReceiver for Builder {
                 };
                 let node = Node { value, span };
                 if anchor > 0 {
-                    self.anchors.insert(anchor, node.clone());
+                    self.anchor(anchor, &node);
                 }
                 self.push_value(node);
             }
@@ -590,11 +600,11 @@ impl MarkedEventReceiver for Builder {
                     None => return,
                 };
                 if node.1 > 0 {
-                    self.anchors.insert(node.1, node.0.clone());
+                    self.anchor(node.1, &node.0);
                 }
                 self.push_value(node.0);
             }
-            Event::Alias(id) => match self.anchors.get(&id) {
+            Event::Alias(id) => match self.anchors.get(id).and_then(Option::as_ref) {
                 Some(n) => {
                     let mut n = n.clone();
                     n.span = span;
@@ -614,6 +624,21 @@ impl MarkedEventReceiver for Builder {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An alias is a copy of its anchor's node: scalars and collections, an anchor inside an
+    /// anchored collection, a redefined anchor (later aliases see the new node).
+    #[test]
+    fn aliases_copy_their_anchors_node() {
+        let text = "a: &x 1\nb: &m {c: &y [*x, 2], d: *y}\ne: *m\nf: *y\nx2: &x 3\ng: *x\n";
+        assert_eq!(
+            yaml_to_json(text).ok(),
+            Some(serde_json::json!({
+                "a": 1, "b": {"c": [1, 2], "d": [1, 2]}, "e": {"c": [1, 2], "d": [1, 2]},
+                "f": [1, 2], "x2": 3, "g": 3
+            }))
+        );
+        assert!(yaml_to_json("a: *nope\n").is_err());
+    }
 
     /// The recorded entries find what the key scans find (the first of a repeated key,
     /// nothing for a missing or non-mapping field), and kinds filter as by name.

@@ -229,24 +229,20 @@ impl<T: FromNode> FromNode for SortedMap<String, T> {
     /// entry's), a repeated key's last value wins.
     fn from_node(node: &Node) -> Result<Self, DeError> {
         let mut out = Vec::new();
-        each_entry(node, &mut |k, v| {
-            out.push((k, T::from_node(v)?));
-            Ok(())
-        })?;
+        for (k, v) in map_entries(node)? {
+            let key = key_string(k)?;
+            match T::from_node(v) {
+                Ok(value) => out.push((key, value)),
+                Err(e) => return Err(in_entry(e, k, v)),
+            }
+        }
         Ok(SortedMap::from_entries(out))
     }
 }
 
-/// Calls `f` with each entry of a mapping node in document order, its key as a String; stops
-/// at the first error, placed under the entry's key. The loop of every map type's decoder.
-fn each_entry(
-    node: &Node,
-    f: &mut dyn FnMut(String, &Node) -> Result<(), DeError>,
-) -> Result<(), DeError> {
-    for (k, v) in map_entries(node)? {
-        f(key_str(k)?.to_owned(), v).map_err(|e| in_entry(e, k, v))?;
-    }
-    Ok(())
+/// [`key_str`] owned: the key of a decoded map entry.
+fn key_string(k: &Node) -> Result<String, DeError> {
+    key_str(k).map(str::to_owned)
 }
 
 impl FromNode for DateTime<Utc> {

@@ -9,7 +9,6 @@ use super::CycleError;
 use crate::input::quantity::Quantity;
 use crate::model::placement::{ClusterSelectorTerm, PreferredClusterSelector};
 use crate::selectors::{LabelSelector, Operator, Selector};
-use crate::sorted_map::SortedMap;
 use std::cmp::Ordering;
 
 /// A requirement with its key and values as fleet label ids (a value no cluster has cannot
@@ -569,7 +568,8 @@ impl PreferredAffinity {
     /// scheduler does; the webhook rejects it).
     pub fn new(terms: &[PreferredClusterSelector], fleet: &Fleet) -> Self {
         let mut slots: Vec<Column> = Vec::new();
-        let mut slot_of: SortedMap<&str, usize> = SortedMap::new();
+        // The property name of each slot (a linear scan: a placement has a few terms).
+        let mut slot_names: Vec<&str> = Vec::new();
         let terms = terms
             .iter()
             .map(|t| PreferredTerm {
@@ -581,10 +581,14 @@ impl PreferredAffinity {
                     .map(|s| CompiledSelector::new(s, fleet)),
                 sorter: t.preference.property_sorter.as_ref().map(|s| {
                     let column = Column::new(PropertyRef::parse(&s.name), fleet);
-                    let slot = *slot_of.get_or_insert_with(s.name.as_str(), || {
-                        slots.push(column.clone());
-                        slots.len() - 1
-                    });
+                    let slot = match slot_names.iter().position(|n| *n == s.name) {
+                        Some(slot) => slot,
+                        None => {
+                            slot_names.push(&s.name);
+                            slots.push(column.clone());
+                            slots.len() - 1
+                        }
+                    };
                     Sorter {
                         property: column,
                         order_text: s.sort_order.clone(),

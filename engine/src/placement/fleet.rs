@@ -4,7 +4,7 @@
 use super::eligibility::{self, Ineligible};
 use super::index::FleetIndex;
 use crate::input::quantity::{Quantity, QuantityError};
-use crate::model::placement::{MemberCluster, Taint};
+use crate::model::placement::{MemberCluster, QuantityValue, Taint};
 use crate::sorted_map::SortedMap;
 use chrono::{DateTime, Utc};
 use std::sync::Arc;
@@ -34,12 +34,12 @@ pub struct FleetCluster {
     pub eligibility: Result<(), Ineligible>,
     /// `status.properties`.
     pub properties: SortedMap<String, PropertyEntry>,
-    /// `status.resourceUsage.capacity`.
-    pub capacity: SortedMap<String, Quantity>,
+    /// `status.resourceUsage.capacity` (parsed when decoded, as all three).
+    pub capacity: SortedMap<String, QuantityValue>,
     /// `status.resourceUsage.allocatable`.
-    pub allocatable: SortedMap<String, Quantity>,
+    pub allocatable: SortedMap<String, QuantityValue>,
     /// `status.resourceUsage.available`.
-    pub available: SortedMap<String, Quantity>,
+    pub available: SortedMap<String, QuantityValue>,
     /// No `status.agentStatus` was given (assumed joined and healthy).
     pub assumed_healthy: bool,
 }
@@ -55,25 +55,10 @@ impl FleetCluster {
         let eligibility = eligibility::check(&mc, leaving, at);
         let assumed_healthy = mc.status.as_ref().is_none_or(|s| s.agent_status.is_none());
         let status = mc.status.unwrap_or_default();
-        let properties = status
-            .properties
-            .into_iter()
-            .map(|(k, v)| {
-                let parsed = Quantity::parse(&v.value);
-                (
-                    k,
-                    PropertyEntry {
-                        raw: v.value,
-                        parsed,
-                    },
-                )
-            })
-            .collect();
-        let q = |m: SortedMap<String, crate::model::placement::QuantityValue>| {
-            m.into_iter()
-                .map(|(k, v)| (k, v.0))
-                .collect::<SortedMap<_, _>>()
-        };
+        let properties = status.properties.map_values(|v| PropertyEntry {
+            parsed: Quantity::parse(&v.value),
+            raw: v.value,
+        });
         FleetCluster {
             name: mc.metadata.name,
             labels: mc.metadata.labels,
@@ -81,9 +66,9 @@ impl FleetCluster {
             leaving,
             eligibility,
             properties,
-            capacity: q(status.resource_usage.capacity),
-            allocatable: q(status.resource_usage.allocatable),
-            available: q(status.resource_usage.available),
+            capacity: status.resource_usage.capacity,
+            allocatable: status.resource_usage.allocatable,
+            available: status.resource_usage.available,
             assumed_healthy,
         }
     }

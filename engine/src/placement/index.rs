@@ -177,7 +177,13 @@ impl FleetIndex {
                 (CapacityType::Available, &c.available),
             ] {
                 for (name, q) in map {
-                    ix.add_cell(&mut distinct, &mut raw, Space::Usage(space), name, Some(q));
+                    ix.add_cell(
+                        &mut distinct,
+                        &mut raw,
+                        Space::Usage(space),
+                        name,
+                        Some(&q.0),
+                    );
                 }
             }
             if let Some(s) = raw.get_mut(start..) {

@@ -74,10 +74,12 @@ impl PropertyRef {
     ) -> Result<Option<&'a Quantity>, CycleError> {
         match self {
             PropertyRef::Resource { capacity, resource } => Ok(match capacity {
-                CapacityType::Total => cluster.capacity.get(resource),
-                CapacityType::Allocatable => cluster.allocatable.get(resource),
-                CapacityType::Available => cluster.available.get(resource),
-            }),
+                CapacityType::Total => &cluster.capacity,
+                CapacityType::Allocatable => &cluster.allocatable,
+                CapacityType::Available => &cluster.available,
+            }
+            .get(resource)
+            .map(|v| &v.0)),
             PropertyRef::Invalid(e) => Err(e.clone()),
             PropertyRef::NonResource(name) => match cluster.properties.get(name) {
                 None => Ok(None),

@@ -1171,13 +1171,13 @@ fn plan_run(
     }
     // Node image selection over the run's members (Consistent is frozen at run start).
     let run_members: Vec<&FleetMember<'_>> = assigned.iter().flatten().flatten().copied().collect();
-    let catalogue: Option<ImageCatalogue> = az
+    let catalogue: Option<&ImageCatalogue> = az
         .versions
         .as_ref()
-        .map(|v| v.node_images.clone())
+        .map(|v| &v.node_images)
         .filter(|c| !c.is_empty());
     let images = if spec.upgrade != UpgradeType::ControlPlaneOnly {
-        catalogue.as_ref().map(|c| {
+        catalogue.map(|c| {
             let pools: Vec<MemberPools> = run_members.iter().map(|m| pools_of(m)).collect();
             node_image::select(spec.selection, c, &pools)
         })

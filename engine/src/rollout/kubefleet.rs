@@ -34,7 +34,7 @@ struct Binding<'a> {
 /// KubeFleet documents, decoded (MemberClusters and bindings borrowed from the input).
 pub(crate) struct KubeFleetInput<'a> {
     clusters: Vec<ClusterView<'a>>,
-    durations: SortedMap<&'a str, &'a str>,
+    durations: SortedMap<String, String>,
     placements: SortedMap<String, (&'a Document, PlacementRolloutSpec)>,
     strategies: SortedMap<String, (StagedUpdateStrategySpec, bool)>,
     bindings: Vec<Binding<'a>>,
@@ -102,7 +102,7 @@ pub(crate) fn read<'a>(
             .and_then(|a| a.get(DURATION_ANNOTATION))
             .and_then(|v| v.as_scalar())
         {
-            durations.push((name, d));
+            durations.push((name.to_owned(), d.to_owned()));
         }
         clusters.push(ClusterView { name, labels });
     }
@@ -214,7 +214,7 @@ fn duration_secs(name: &str, kf: &KubeFleetInput<'_>, opts: &RolloutOptions) -> 
         .durations
         .get(name)
         .map(String::as_str)
-        .or_else(|| kf.durations.get(name).copied())
+        .or_else(|| kf.durations.get(name).map(String::as_str))
         .or(opts.default_duration.as_deref());
     match pick.map(GoDuration::parse) {
         Some(Ok(d)) if d.0 >= 0 => d.seconds(),
@@ -551,20 +551,18 @@ fn run_staged(
             timeline: Vec::new(),
         }
     };
-    let failed_clusters: SortedSet<String> = events
-        .iter()
-        .filter_map(|e| match e {
-            KfEvent::Preempt(_, c) => Some(c.clone()),
-            _ => None,
-        })
-        .collect();
-    let stalled: SortedSet<String> = events
-        .iter()
-        .filter_map(|e| match e {
-            KfEvent::Condition(_, c, false) => Some(c.clone()),
-            _ => None,
-        })
-        .collect();
+    // One collect for both sets (a fn pointer, not a closure type each).
+    let clusters = |pick: fn(&KfEvent) -> Option<&String>| -> SortedSet<String> {
+        events.iter().filter_map(pick).cloned().collect()
+    };
+    let failed_clusters = clusters(|e| match e {
+        KfEvent::Preempt(_, c) => Some(c),
+        _ => None,
+    });
+    let stalled = clusters(|e| match e {
+        KfEvent::Condition(_, c, false) => Some(c),
+        _ => None,
+    });
     let run_name: Rc<str> = Rc::from(name);
     let timeline = res
         .timeline
@@ -607,10 +605,10 @@ fn run_staged(
             .map(|(ci, c)| {
                 let (state, s, e) = res.clusters[si][ci];
                 let reason = match state {
-                    State::Failed if failed_clusters.contains(&**c) => {
+                    State::Failed if failed_clusters.contains(c) => {
                         Some(MemberReason::BindingPreempted)
                     }
-                    State::Running if stalled.contains(&**c) => Some(MemberReason::ApplyFailed),
+                    State::Running if stalled.contains(c) => Some(MemberReason::ApplyFailed),
                     _ => None,
                 };
                 Member {

@@ -9,7 +9,7 @@ use super::plan::State;
 use crate::input::duration::GoDuration;
 use crate::model::rollout::{StageConfig, StageTask};
 use crate::selectors::LabelSelector;
-use crate::sorted_map::{SortedMap, SortedSet};
+use crate::sorted_map::SortedMap;
 use serde::Serialize;
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap, VecDeque};
@@ -120,7 +120,6 @@ pub fn validate_strategy(stages: &[StageConfig], reject_duplicates: bool) -> Vec
             ),
         ));
     }
-    let mut seen = SortedSet::new();
     for (i, s) in stages.iter().enumerate() {
         let p = format!("spec.stages[{i}]");
         if s.name.len() > 63 {
@@ -143,7 +142,8 @@ pub fn validate_strategy(stages: &[StageConfig], reject_duplicates: bool) -> Vec
                 ),
             ));
         }
-        if reject_duplicates && !seen.insert(s.name.as_str()) {
+        // A repeat of an earlier stage's name (a linear scan: at most 31 stages are valid).
+        if reject_duplicates && stages.iter().take(i).any(|t| t.name == s.name) {
             f.push(Finding {
                 layer: Layer::Engine,
                 path: format!("{p}.name"),
@@ -1255,4 +1255,37 @@ pub fn conditions(subject: super::plan::Subject, state: State) -> BTreeMap<&'sta
         }
     }
     m
+}
+
+#[cfg(test)]
+mod tests {
+    use super::validate_strategy;
+    use crate::model::rollout::StageConfig;
+
+    #[test]
+    fn each_repeat_of_a_stage_name_is_reported_once_when_rejected() {
+        let stages: Vec<StageConfig> = ["a", "b", "a", "c", "a", "b"]
+            .into_iter()
+            .map(|n| StageConfig {
+                name: n.into(),
+                ..StageConfig::default()
+            })
+            .collect();
+        let dup_paths = |reject| {
+            validate_strategy(&stages, reject)
+                .into_iter()
+                .filter(|f| f.message.starts_with("duplicate stage name"))
+                .map(|f| f.path)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            dup_paths(true),
+            [
+                "spec.stages[2].name",
+                "spec.stages[4].name",
+                "spec.stages[5].name"
+            ]
+        );
+        assert!(dup_paths(false).is_empty());
+    }
 }
