@@ -11,14 +11,59 @@ use serde::de::{self, DeserializeOwned, DeserializeSeed, IntoDeserializer, Visit
 use std::fmt;
 
 /// A decoding error: what, where (field path) and at which line:column.
+///
+/// Boxed: every decoder returns `Result<_, DeError>`, and a one-pointer error keeps those
+/// results small, so propagating an error with `?` is a pointer copy instead of a copy of
+/// the whole error at each of the thousands of call sites (a sixth of the wasm's decoder
+/// code). The fields are reached through `Deref`.
+#[derive(Clone, PartialEq)]
+pub struct DeError(Box<DeErrorData>);
+
+/// The contents of a [`DeError`].
 #[derive(Debug, Clone, PartialEq)]
-pub struct DeError {
+pub struct DeErrorData {
     /// Path of the offending field, relative to the decoded node.
     pub path: FieldPath,
     /// Where the offending node starts, when known.
     pub span: Option<Span>,
     /// What is wrong.
     pub message: String,
+}
+
+impl DeError {
+    /// An error with these parts.
+    #[cold]
+    pub fn new(path: FieldPath, span: Option<Span>, message: String) -> Self {
+        DeError(Box::new(DeErrorData {
+            path,
+            span,
+            message,
+        }))
+    }
+
+    /// The error's parts, moved out.
+    pub fn into_data(self) -> DeErrorData {
+        *self.0
+    }
+}
+
+impl std::ops::Deref for DeError {
+    type Target = DeErrorData;
+    fn deref(&self) -> &DeErrorData {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for DeError {
+    fn deref_mut(&mut self) -> &mut DeErrorData {
+        &mut self.0
+    }
+}
+
+impl fmt::Debug for DeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(&*self.0, f)
+    }
 }
 
 impl fmt::Display for DeError {
@@ -35,11 +80,7 @@ impl std::error::Error for DeError {}
 
 impl de::Error for DeError {
     fn custom<T: fmt::Display>(msg: T) -> Self {
-        DeError {
-            path: FieldPath::root(),
-            span: None,
-            message: msg.to_string(),
-        }
+        DeError::new(FieldPath::root(), None, msg.to_string())
     }
 }
 
@@ -92,11 +133,11 @@ struct NodeDe<'a>(&'a Node);
 
 impl<'a> NodeDe<'a> {
     fn mismatch(&self, expected: &str) -> DeError {
-        DeError {
-            path: FieldPath::root(),
-            span: Some(self.0.span),
-            message: format!("expected {expected}, found {}", describe(self.0)),
-        }
+        DeError::new(
+            FieldPath::root(),
+            Some(self.0.span),
+            format!("expected {expected}, found {}", describe(self.0)),
+        )
     }
 
     fn int(&self, expected: &str) -> Result<i64, DeError> {
@@ -114,10 +155,12 @@ macro_rules! de_int {
     ($method:ident, $visit:ident, $t:ty, $what:expr) => {
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, DeError> {
             let i = self.int($what)?;
-            let v = <$t>::try_from(i).map_err(|_| DeError {
-                path: FieldPath::root(),
-                span: Some(self.0.span),
-                message: format!("{} is out of range for {}", i, $what),
+            let v = <$t>::try_from(i).map_err(|_| {
+                DeError::new(
+                    FieldPath::root(),
+                    Some(self.0.span),
+                    format!("{} is out of range for {}", i, $what),
+                )
             })?;
             visitor.$visit(v).map_err(|e: DeError| e.at(self.0.span))
         }
@@ -435,11 +478,11 @@ impl<'de, 'a> de::Deserializer<'de> for KeyDe<'a> {
         match self.0.as_scalar() {
             Some(t) => visitor.visit_str(t),
             None if self.0.is_null() => visitor.visit_str(""),
-            None => Err(DeError {
-                path: FieldPath::root(),
-                span: Some(self.0.span),
-                message: format!("expected a string key, found {}", describe(self.0)),
-            }),
+            None => Err(DeError::new(
+                FieldPath::root(),
+                Some(self.0.span),
+                format!("expected a string key, found {}", describe(self.0)),
+            )),
         }
     }
 

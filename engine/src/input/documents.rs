@@ -165,6 +165,7 @@ impl Document {
     }
 
     fn decode_error(&self, e: DeError) -> Diagnostic {
+        let e = e.into_data();
         let span = e.span.unwrap_or(self.root.span);
         self.diagnostic_at(Severity::Error, &e.path, span, e.message)
     }

@@ -32,11 +32,11 @@ pub trait FromNode: Sized {
 /// "expected X, found Y" at the node.
 #[cold]
 pub(crate) fn mismatch(node: &Node, expected: &str) -> DeError {
-    DeError {
-        path: FieldPath::root(),
-        span: Some(node.span),
-        message: format!("expected {expected}, found {}", super::de::describe(node)),
-    }
+    DeError::new(
+        FieldPath::root(),
+        Some(node.span),
+        format!("expected {expected}, found {}", super::de::describe(node)),
+    )
 }
 
 /// A custom (serde `Error::custom`) error at the node.
@@ -92,11 +92,11 @@ fn int_in<T: TryFrom<i64>>(node: &Node, what: &str) -> Result<T, DeError> {
 
 #[cold]
 fn out_of_range(node: &Node, i: i64, what: &str) -> DeError {
-    DeError {
-        path: FieldPath::root(),
-        span: Some(node.span),
-        message: format!("{i} is out of range for {what}"),
-    }
+    DeError::new(
+        FieldPath::root(),
+        Some(node.span),
+        format!("{i} is out of range for {what}"),
+    )
 }
 
 macro_rules! from_node_int {
@@ -189,11 +189,11 @@ pub fn key_str(k: &Node) -> Result<&str, DeError> {
 
 #[cold]
 fn bad_key(k: &Node) -> DeError {
-    DeError {
-        path: FieldPath::root(),
-        span: Some(k.span),
-        message: format!("expected a string key, found {}", super::de::describe(k)),
-    }
+    DeError::new(
+        FieldPath::root(),
+        Some(k.span),
+        format!("expected a string key, found {}", super::de::describe(k)),
+    )
     .under(key_seg(k))
 }
 
