@@ -263,18 +263,12 @@ fn expand_struct(input: &DeriveInput, c: &Container, fields: &Fields) -> syn::Re
     let generics = add_bounds(&input.generics);
     let (impl_g, ty_g, where_c) = generics.split_for_impl();
     let deny = c.deny_unknown_fields;
-    // Required fields are resolved together and checked at one point (the first missing one
-    // in declaration order is the error, as in serde), so that an early return does not need
-    // its own drop code for every field decoded so far.
-    let build = if req_idents.is_empty() {
-        quote! { ::core::result::Result::Ok(#name { #(#inits)* }) }
-    } else {
-        quote! {
-            match (#(#req_exprs,)*) {
-                (#(::core::result::Result::Ok(#req_idents),)*) => ::core::result::Result::Ok(#name { #(#inits)* }),
-                (#(#req_idents,)*) => ::core::result::Result::Err(__fnode::first_error(&mut [#(#req_idents.err()),*])),
-            }
-        }
+    // Required fields are checked in declaration order (the first missing one is the error,
+    // as in serde). With the one-pointer `DeError`, early returns are cheaper than resolving
+    // them all together and picking the first error.
+    let build = quote! {
+        #(let #req_idents = #req_exprs?;)*
+        ::core::result::Result::Ok(#name { #(#inits)* })
     };
     // Per field: one match arm (the match compiles to a switch on the key's length) and one
     // call; entries, key strings, paths, spans and the unknown-field rule are in the
