@@ -7,7 +7,7 @@
 //! Serialisation-only attributes are ignored; anything else that changes decoding is a
 //! compile error, so the two decoders cannot silently disagree.
 //!
-//! The generated code is small on purpose: one string match per field and a call into the
+//! The generated code is small on purpose: one match arm per field index and a call into the
 //! non-generic helpers of `crate::input::from_node` (entry iteration, paths, spans, errors).
 //! It names `crate::input`, so it is meant for types inside the `fleet-policy` crate.
 
@@ -222,6 +222,7 @@ fn expand_struct(input: &DeriveInput, c: &Container, fields: &Fields) -> syn::Re
     let mut inits = Vec::new();
     let mut req_idents = Vec::new();
     let mut req_exprs = Vec::new();
+    let mut slot_of: Vec<u8> = Vec::new();
     for (i, f) in named.named.iter().enumerate() {
         let m = member_attrs(&f.attrs)?;
         let ident = f
@@ -242,7 +243,12 @@ fn expand_struct(input: &DeriveInput, c: &Container, fields: &Fields) -> syn::Re
         slots.push(
             quote! { let mut #slot: ::core::option::Option<#ty> = ::core::option::Option::None; },
         );
-        arms.push(quote! { #(#names)|* => __fnode::set(&mut #slot, node, #primary, __k, __v)?, });
+        let idx = i;
+        for _ in &names {
+            slot_of
+                .push(u8::try_from(i).map_err(|_| syn::Error::new(f.span(), "too many fields"))?);
+        }
+        arms.push(quote! { #idx => __fnode::set(&mut #slot, node, #primary, __k, __v), });
         let init = match &m.default {
             None => {
                 req_idents.push(slot.clone());
@@ -270,23 +276,23 @@ fn expand_struct(input: &DeriveInput, c: &Container, fields: &Fields) -> syn::Re
         #(let #req_idents = #req_exprs?;)*
         ::core::result::Result::Ok(#name { #(#inits)* })
     };
-    // Per field: one match arm (the match compiles to a switch on the key's length) and one
-    // call; entries, key strings, paths, spans and the unknown-field rule are in the
-    // non-generic helpers. (A shared loop calling back through `dyn FnMut` was ~3 KB smaller
-    // gzipped but ~10% slower on the 5,000-member Azure bench.)
+    // Per field: one match arm on the field's index and one call. The entry loop, the name
+    // lookup (a scan of FIELDS), key strings, paths, spans and the unknown-field rule are in
+    // the non-generic `struct_entries`, which calls back through `dyn FnMut`: 2.3 KB smaller
+    // gzipped than a string match per type, and callgrind counts the 5,000-member Azure CLI
+    // run at +0.01% instructions.
     Ok(quote! {
         #[automatically_derived]
         impl #impl_g crate::input::from_node::FromNode for #name #ty_g #where_c {
             fn from_node(node: &crate::input::Node) -> ::core::result::Result<Self, crate::input::de::DeError> {
                 use crate::input::from_node as __fnode;
                 const FIELDS: &[&str] = &[#(#all_names),*];
+                const SLOT_OF: &[u8] = &[#(#slot_of),*];
                 #(#slots)*
-                for (__k, __v) in __fnode::map_entries(node)? {
-                    match __fnode::key_str(__k)? {
-                        #(#arms)*
-                        __other => __fnode::other_field(__k, __other, #deny, FIELDS)?,
-                    }
-                }
+                __fnode::struct_entries(node, FIELDS, SLOT_OF, #deny, &mut |__i, __k, __v| match __i {
+                    #(#arms)*
+                    _ => ::core::result::Result::Ok(()),
+                })?;
                 #build
             }
         }

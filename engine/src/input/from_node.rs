@@ -6,7 +6,7 @@
 //! duplicate field, unknown variant, invalid type) are serde's own `de::Error` constructors.
 //! It exists for size and speed: serde monomorphises a field enum, a visitor and a
 //! `visit_map`/`visit_seq` per type and deserializer, and buffers untagged enums; here the
-//! per-type code is one string match per field, and everything shared is in the non-generic
+//! per-type code is one match arm per field, and everything shared is in the non-generic
 //! functions below.
 
 use super::de::DeError;
@@ -317,6 +317,31 @@ pub fn set<T: FromNode>(
         }
         Err(e) => Err(in_entry(e, k, v)),
     }
+}
+
+/// The entries of a struct's mapping: each key is looked up in `fields` (every accepted name,
+/// aliases included) and `f` gets the index of the field it names (`slot_of`, parallel to
+/// `fields`); a key no field has is [`other_field`]'s. The loop and the name lookup of every
+/// derived decoder, compiled once: per type only a match on the field index remains.
+pub fn struct_entries(
+    node: &Node,
+    fields: &'static [&'static str],
+    slot_of: &'static [u8],
+    deny: bool,
+    f: &mut dyn FnMut(usize, &Node, &Node) -> Result<(), DeError>,
+) -> Result<(), DeError> {
+    for (k, v) in map_entries(node)? {
+        let key = key_str(k)?;
+        match fields
+            .iter()
+            .position(|n| *n == key)
+            .and_then(|p| slot_of.get(p))
+        {
+            Some(&i) => f(usize::from(i), k, v)?,
+            None => other_field(k, key, deny, fields)?,
+        }
+    }
+    Ok(())
 }
 
 /// A key no field has: an error listing `fields` when the type denies unknown fields, else
