@@ -393,7 +393,7 @@ fn state_nodes(
             out.push(StateNode::new(None, Some(n), pods));
         }
     }
-    out.sort_by(|a, b| a.name.cmp(&b.name));
+    crate::sorted_map::sort_by(&mut out, |a, b| a.name.cmp(&b.name));
     // One shared table for the names every evaluation lists again and again.
     let names = NodeName::table(out.iter().map(|n| Box::from(n.name.as_str())).collect());
     for (n, name) in out.iter_mut().zip(names) {

@@ -103,7 +103,9 @@ impl Spread {
             })
             .collect();
         // All DoNotSchedule constraints are processed first, then ScheduleAnyway (stable).
-        constraints.sort_by_key(|c| !c.do_not_schedule);
+        crate::sorted_map::sort_by(&mut constraints, |a, b| {
+            (!a.do_not_schedule).cmp(&!b.do_not_schedule)
+        });
         Spread { constraints }
     }
 
@@ -222,7 +224,7 @@ impl Spread {
                 }
             })
             .collect();
-        out.sort_by_key(|c| c.constraint);
+        crate::sorted_map::sort_by(&mut out, |a, b| a.constraint.cmp(&b.constraint));
         out
     }
 

@@ -829,7 +829,7 @@ fn rolling(
             message: None,
         });
     }
-    timeline.sort_by_key(|e| e.at);
+    crate::sorted_map::sort_by(&mut timeline, |a, b| a.at.cmp(&b.at));
     let blocked = window == 0 && !clusters.is_empty();
     let state = if blocked {
         State::Blocked

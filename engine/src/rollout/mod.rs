@@ -227,7 +227,9 @@ pub fn rollout(input: &Input, options: &RolloutOptions) -> RolloutReport {
     let mut rollouts = azure::rollouts(&docs, &az, options, &mut ctx);
     rollouts.extend(kubefleet::rollouts(&docs, &kf, options, &mut ctx));
     // Results must not depend on document order.
-    rollouts.sort_by(|a, b| (a.system, &a.kind, &a.name).cmp(&(b.system, &b.kind, &b.name)));
+    crate::sorted_map::sort_by(&mut rollouts, |a, b| {
+        (a.system, &a.kind, &a.name).cmp(&(b.system, &b.kind, &b.name))
+    });
     if let Some(t) = options.observe {
         for r in &mut rollouts {
             observe(r, t);
