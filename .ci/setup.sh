@@ -93,7 +93,9 @@ if [ -z "$small" ]; then
   fi
 fi
 small_flags='-Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size'
-small_env='RUSTC_BOOTSTRAP=1 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort"'
+# location-detail=none: with immediate-abort no panic message is printed, so the file paths
+# and line numbers of panic locations are dead weight (~0.5 KB of the gzipped .wasm).
+small_env='RUSTC_BOOTSTRAP=1 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none"'
 case "$small" in
   rustup) echo "pkg_cargo() { $small_env cargo \"\$@\" $small_flags; }" ;;
   debian) echo "pkg_cargo() { $small_env CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=wasm-ld-22 cargo +debian \"\$@\" $small_flags; }" ;;
