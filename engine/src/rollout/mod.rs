@@ -255,8 +255,8 @@ pub fn observe(r: &mut plan::Rollout, t: DateTime<Utc>) {
         last.get(&(s, n, st)).copied().unwrap_or(State::NotStarted)
     };
     let run_state = get(Subject::Run, &r.name, None);
-    let mut stages = r.stages.clone();
-    for stage in &mut stages {
+    // In place: `last` borrows the timeline, a field apart from the stages.
+    for stage in &mut r.stages {
         let sname = stage.name.clone();
         stage.state = get(Subject::Stage, &sname, None);
         for g in &mut stage.groups {
@@ -278,7 +278,6 @@ pub fn observe(r: &mut plan::Rollout, t: DateTime<Utc>) {
             w.state = get(Subject::Wait, &w.name, Some(&sname));
         }
     }
-    r.stages = stages;
     r.state = run_state;
 }
 
