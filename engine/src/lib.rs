@@ -30,6 +30,7 @@
 
 pub mod disruption;
 pub mod input;
+pub mod json_out;
 pub mod model;
 pub mod options_json;
 pub mod placement;
