@@ -23,6 +23,13 @@ pub use fleet_policy_derive::ToJson;
 pub trait ToJson {
     /// Writes the value (one JSON value) at the current position.
     fn to_json(&self, out: &mut JsonOut);
+
+    /// Writes an object entry `key: value`. One call per field in the derived code (instead
+    /// of two), one instance per field type.
+    fn to_json_field(&self, key: &str, out: &mut JsonOut) {
+        out.key(key);
+        self.to_json(out);
+    }
 }
 
 /// A struct whose fields can be written into an object that is already open: what
@@ -145,6 +152,19 @@ impl JsonOut {
     fn colon(&mut self) {
         self.buf
             .push_str(if self.pretty.is_some() { ": " } else { ":" });
+    }
+
+    /// An object holding only `tag: name` (a unit variant of a tagged enum).
+    pub fn tag_only(&mut self, tag: &str, name: &str) {
+        self.begin_tagged(tag, name);
+        self.end_object();
+    }
+
+    /// Opens an object and writes `tag: name` (a variant of a tagged enum); the fields follow.
+    pub fn begin_tagged(&mut self, tag: &str, name: &str) {
+        self.begin_object();
+        self.key(tag);
+        self.str(name);
     }
 
     /// A string, escaped as serde_json does: `"`, `\` and control characters only.

@@ -189,6 +189,34 @@ pub(crate) fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
                 (None, None, true) => Tagging::Untagged,
                 _ => return Err(unsupported(input.ident.span(), "this tag combination")),
             };
+            let all_unit = e.variants.iter().all(|v| matches!(v.fields, Fields::Unit));
+            let unit_write = match &tagging {
+                Tagging::External => Some(quote! { out.str(__name); }),
+                Tagging::Internal(tag) | Tagging::Adjacent(tag, _) => {
+                    Some(quote! { out.tag_only(#tag, __name); })
+                }
+                Tagging::Untagged => None,
+            };
+            if let (true, Some(write), false) = (all_unit, unit_write, e.variants.is_empty()) {
+                // A unit-only enum picks its name, then makes one call (not one per variant).
+                let mut arms = Vec::new();
+                for v in &e.variants {
+                    let ident = &v.ident;
+                    let vname = variant_name(v, &c)?;
+                    arms.push(quote! { Self::#ident => #vname, });
+                }
+                return Ok(quote! {
+                    #[automatically_derived]
+                    impl #impl_g crate::json_out::ToJson for #name #ty_g #where_c {
+                        fn to_json(&self, out: &mut crate::json_out::JsonOut) {
+                            let __name: &str = match self {
+                                #(#arms)*
+                            };
+                            #write
+                        }
+                    }
+                });
+            }
             let mut arms = Vec::new();
             for v in &e.variants {
                 arms.push(variant_arm(v, &c, &tagging)?);
@@ -238,46 +266,67 @@ fn named_fields(
             (None, Some(rule)) => rename_field(rule, raw)?,
             (None, None) => raw.to_string(),
         };
-        let write = if m.flatten {
-            if m.rename.is_some() {
-                return Err(unsupported(f.span(), "flatten with rename"));
-            }
-            quote! { crate::json_out::ToJsonFields::to_json_fields(#var, out); }
-        } else {
-            quote! {
-                out.key(#key);
-                crate::json_out::ToJson::to_json(#var, out);
+        let write = |v: &syn::Ident| {
+            if m.flatten {
+                quote! { crate::json_out::ToJsonFields::to_json_fields(#v, out); }
+            } else {
+                quote! { crate::json_out::ToJson::to_json_field(#v, #key, out); }
             }
         };
+        if m.flatten && m.rename.is_some() {
+            return Err(unsupported(f.span(), "flatten with rename"));
+        }
         writes.extend(match &m.skip_if {
-            Some(path) => quote! { if !#path(#var) { #write } },
-            None => write,
+            // The common case, without a second test of the option in its `to_json`.
+            Some(path) if is_option_is_none(path) => {
+                let inner = syn::Ident::new(&format!("__v{i}"), Span::call_site());
+                let w = write(&inner);
+                quote! { if let ::core::option::Option::Some(#inner) = #var { #w } }
+            }
+            Some(path) => {
+                let w = write(&var);
+                quote! { if !#path(#var) { #w } }
+            }
+            None => write(&var),
         });
     }
     Ok((binds, writes))
 }
 
-fn variant_arm(v: &syn::Variant, c: &Container, tagging: &Tagging) -> syn::Result<TokenStream2> {
+/// `Option::is_none` (as written in the attribute).
+fn is_option_is_none(path: &syn::ExprPath) -> bool {
+    let names: Vec<String> = path
+        .path
+        .segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect();
+    names == ["Option", "is_none"]
+}
+
+/// The written name of a variant.
+fn variant_name(v: &syn::Variant, c: &Container) -> syn::Result<String> {
     let m = member_attrs(&v.attrs)?;
     if m.skip || m.skip_if.is_some() || m.flatten {
         return Err(unsupported(v.span(), "skip/flatten on a variant"));
     }
-    let ident = &v.ident;
-    let raw = ident.to_string();
-    let vname = match (&m.rename, &c.rename_all) {
+    let raw = v.ident.to_string();
+    Ok(match (&m.rename, &c.rename_all) {
         (Some(r), _) => r.clone(),
         (None, Some(rule)) => rename_variant(rule, &raw)?,
         (None, None) => raw,
-    };
+    })
+}
+
+fn variant_arm(v: &syn::Variant, c: &Container, tagging: &Tagging) -> syn::Result<TokenStream2> {
+    let ident = &v.ident;
+    let vname = variant_name(v, c)?;
     Ok(match &v.fields {
         Fields::Unit => {
             let body = match tagging {
                 Tagging::External => quote! { out.str(#vname); },
                 Tagging::Internal(tag) | Tagging::Adjacent(tag, _) => quote! {
-                    out.begin_object();
-                    out.key(#tag);
-                    out.str(#vname);
-                    out.end_object();
+                    out.tag_only(#tag, #vname);
                 },
                 Tagging::Untagged => quote! { out.null(); },
             };
@@ -297,24 +346,18 @@ fn variant_arm(v: &syn::Variant, c: &Container, tagging: &Tagging) -> syn::Resul
             let body = match tagging {
                 Tagging::External => quote! {
                     out.begin_object();
-                    out.key(#vname);
-                    #write
+                    crate::json_out::ToJson::to_json_field(__v, #vname, out);
                     out.end_object();
                 },
                 // serde writes the tag, then the inner struct's fields.
                 Tagging::Internal(tag) => quote! {
-                    out.begin_object();
-                    out.key(#tag);
-                    out.str(#vname);
+                    out.begin_tagged(#tag, #vname);
                     crate::json_out::ToJsonFields::to_json_fields(__v, out);
                     out.end_object();
                 },
                 Tagging::Adjacent(tag, content) => quote! {
-                    out.begin_object();
-                    out.key(#tag);
-                    out.str(#vname);
-                    out.key(#content);
-                    #write
+                    out.begin_tagged(#tag, #vname);
+                    crate::json_out::ToJson::to_json_field(__v, #content, out);
                     out.end_object();
                 },
                 Tagging::Untagged => write,
@@ -333,16 +376,12 @@ fn variant_arm(v: &syn::Variant, c: &Container, tagging: &Tagging) -> syn::Resul
                     out.end_object();
                 },
                 Tagging::Internal(tag) => quote! {
-                    out.begin_object();
-                    out.key(#tag);
-                    out.str(#vname);
+                    out.begin_tagged(#tag, #vname);
                     #fields
                     out.end_object();
                 },
                 Tagging::Adjacent(tag, content) => quote! {
-                    out.begin_object();
-                    out.key(#tag);
-                    out.str(#vname);
+                    out.begin_tagged(#tag, #vname);
                     out.key(#content);
                     out.begin_object();
                     #fields
