@@ -1,7 +1,7 @@
 //! `#[derive(FromNode)]` for the fleet-policy model types, and `#[derive(ToJson)]` for the
 //! result types (see `to_json.rs`).
 //!
-//! It reads the `#[serde(...)]` attributes the types already carry, so a type gains the
+//! `FromNode` reads the `#[serde(...)]` attributes the types already carry, so a type gains the
 //! decoder by adding `FromNode` to its derive list, with the same field names and rules:
 //! container `rename_all` and `deny_unknown_fields`; field `rename`, `alias`, `default` and
 //! `default = "path"`; unit-variant enums (from a string) with variant `rename`/`alias`.
