@@ -604,6 +604,161 @@ mod tests {
         assert_eq!(to_string(&t), "\"1970-01-01T00:00:00Z\"");
     }
 
+    /// Every form the derive supports, including those the reports do not use today.
+    mod derived {
+        use super::super::ToJson;
+        use serde::Serialize;
+
+        #[derive(Serialize, ToJson, Clone)]
+        #[serde(rename_all = "camelCase")]
+        pub struct Inner {
+            pub field_one: u32,
+            #[serde(rename = "RENAMED")]
+            pub field_two: &'static str,
+            #[serde(skip_serializing_if = "Option::is_none")]
+            pub maybe: Option<i64>,
+            #[serde(skip_serializing_if = "Vec::is_empty")]
+            pub list: Vec<bool>,
+            // Not written by either (and so never read).
+            #[allow(dead_code)]
+            #[serde(skip_serializing)]
+            pub hidden: u8,
+            #[serde(skip_serializing_if = "is_zero")]
+            pub custom: u8,
+        }
+
+        fn is_zero(v: &u8) -> bool {
+            *v == 0
+        }
+
+        #[derive(Serialize, ToJson)]
+        #[serde(rename_all = "kebab-case")]
+        pub struct Outer<T> {
+            pub generic_value: T,
+            #[serde(flatten)]
+            pub inner: Inner,
+            pub after_flatten: Option<String>,
+        }
+
+        #[derive(Serialize, ToJson)]
+        pub struct Newtype(pub Vec<u8>);
+
+        #[derive(Serialize, ToJson, Clone)]
+        #[serde(into = "String")]
+        pub struct Into_(pub u32);
+
+        impl From<Into_> for String {
+            fn from(v: Into_) -> String {
+                format!("#{}", v.0)
+            }
+        }
+
+        #[derive(Serialize, ToJson)]
+        #[serde(rename_all = "snake_case", rename_all_fields = "camelCase")]
+        pub enum External {
+            UnitOne,
+            #[serde(rename = "nt")]
+            Newtype(Inner),
+            StructVar {
+                some_field: u8,
+                #[serde(skip_serializing_if = "Option::is_none")]
+                other_field: Option<u8>,
+            },
+        }
+
+        #[derive(Serialize, ToJson)]
+        #[serde(
+            tag = "kind",
+            rename_all = "SCREAMING_SNAKE_CASE",
+            rename_all_fields = "PascalCase"
+        )]
+        pub enum Internal {
+            UnitOne,
+            Newtype(Inner),
+            StructVar { some_field: u8, list_of: Vec<u8> },
+        }
+
+        #[derive(Serialize, ToJson)]
+        #[serde(tag = "t", content = "c", rename_all = "camelCase")]
+        pub enum Adjacent {
+            UnitOne,
+            Newtype(usize),
+            StructVar { some_field: u8 },
+        }
+
+        #[derive(Serialize, ToJson)]
+        #[serde(untagged)]
+        pub enum Untagged {
+            Unit,
+            Newtype(String),
+            StructVar { some_field: u8 },
+        }
+
+        #[derive(Serialize, ToJson)]
+        pub enum Names {
+            A,
+            #[serde(rename = "b,c")]
+            B,
+        }
+    }
+
+    #[test]
+    fn derived_forms_as_serde_json() {
+        use derived::*;
+        let inner = |maybe, list: Vec<bool>, custom| Inner {
+            field_one: 1,
+            field_two: "two \"q\"",
+            maybe,
+            list,
+            hidden: 9,
+            custom,
+        };
+        for i in [
+            inner(None, vec![], 0),
+            inner(Some(-3), vec![true, false], 4),
+        ] {
+            both(&i);
+            both(&Outer {
+                generic_value: vec![Some(1.5), None],
+                inner: i.clone(),
+                after_flatten: Some("x".into()),
+            });
+            both(&External::Newtype(i.clone()));
+            both(&Internal::Newtype(i));
+        }
+        both(&Newtype(vec![1, 2]));
+        both(&[Into_(7)]);
+        both(&[
+            External::UnitOne,
+            External::StructVar {
+                some_field: 1,
+                other_field: None,
+            },
+            External::StructVar {
+                some_field: 1,
+                other_field: Some(2),
+            },
+        ]);
+        both(&[
+            Internal::UnitOne,
+            Internal::StructVar {
+                some_field: 1,
+                list_of: vec![],
+            },
+        ]);
+        both(&[
+            Adjacent::UnitOne,
+            Adjacent::Newtype(3),
+            Adjacent::StructVar { some_field: 1 },
+        ]);
+        both(&[
+            Untagged::Unit,
+            Untagged::Newtype("n".into()),
+            Untagged::StructVar { some_field: 1 },
+        ]);
+        both(&[Names::A, Names::B]);
+    }
+
     #[test]
     fn containers_as_serde_json() {
         let empty: Vec<Vec<u32>> = vec![vec![], vec![1], vec![]];

@@ -318,6 +318,7 @@ fn variant_name(v: &syn::Variant, c: &Container) -> syn::Result<String> {
     })
 }
 
+/// The match arm writing one variant (with its tag, as `tagging` says).
 fn variant_arm(v: &syn::Variant, c: &Container, tagging: &Tagging) -> syn::Result<TokenStream2> {
     let ident = &v.ident;
     let vname = variant_name(v, c)?;
