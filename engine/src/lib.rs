@@ -3,7 +3,8 @@
 //!
 //! Data flows one way: text → documents with spans ([`input`]) → typed manifests
 //! ([`model`]) → a domain engine ([`placement`], [`disruption`], [`rollout`]) → a result with
-//! explanations ([`report`]) → rendered by the CLI, the wasm API or the playground.
+//! explanations ([`report`]) → rendered by the CLI, the wasm API or the playground (JSON
+//! through [`json_out`]).
 //!
 //! ```
 //! use fleet_policy::{place, PlaceOptions, Source};
@@ -30,6 +31,7 @@
 
 pub mod disruption;
 pub mod input;
+pub mod json_out;
 pub mod model;
 pub mod options_json;
 pub mod placement;

@@ -1,6 +1,7 @@
 //! The combined result shapes, and rendering of results as JSON or YAML.
 
 use crate::input::{Diagnostic, Input};
+use crate::json_out::ToJson;
 use crate::{disruption, placement, rollout};
 use chrono::{DateTime, Utc};
 use serde::Serialize;
@@ -48,7 +49,7 @@ pub fn options_from_json<T: crate::options_json::FromJson>(
 }
 
 /// Result of [`crate::evaluate`]: whichever engines applied.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, ToJson)]
 #[serde(rename_all = "camelCase")]
 pub struct EvaluateReport {
     /// Placement results (empty when the input has no placement).
@@ -64,7 +65,7 @@ pub struct EvaluateReport {
 }
 
 /// Result of [`crate::validate`].
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, ToJson)]
 #[serde(rename_all = "camelCase")]
 pub struct ValidateReport {
     /// True when there is no error.
@@ -109,9 +110,9 @@ pub(crate) fn evaluate(input: &Input, options: &EvaluateOptions) -> EvaluateRepo
     out
 }
 
-/// Renders any result as pretty JSON.
-pub fn to_json<T: Serialize>(value: &T) -> String {
-    serde_json::to_string_pretty(value).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+/// Renders any result as pretty JSON (the bytes of `serde_json::to_string_pretty`).
+pub fn to_json<T: ToJson + ?Sized>(value: &T) -> String {
+    crate::json_out::to_string_pretty(value)
 }
 
 /// Renders any result as YAML (through its JSON form, so both carry the same content).

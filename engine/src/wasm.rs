@@ -3,9 +3,9 @@
 //! CLI's JSON; the npm wrapper parses it into plain objects. Bad input is reported inside the
 //! result; only API misuse throws.
 
+use crate::json_out::ToJson;
 use crate::report::{options_from_json, EvaluateOptions};
 use crate::Source;
-use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
 // Both directions cross the boundary as JSON text: the npm wrapper (`engine/npm/index.js`)
@@ -51,9 +51,10 @@ fn options_json(options: Option<String>) -> Result<serde_json::Value, JsError> {
     Ok(value)
 }
 
-fn to_json<T: Serialize>(value: &T) -> Result<String, JsError> {
-    serde_json::to_string(value)
-        .map_err(|e| JsError::new(&format!("could not convert the result: {e}")))
+/// The result as compact JSON, written by [`ToJson`] (serde_json's bytes, without serde's
+/// per-type serializer code in the wasm). Writing into a `String` cannot fail.
+fn to_json<T: ToJson>(value: &T) -> Result<String, JsError> {
+    Ok(crate::json_out::to_string(value))
 }
 
 fn sources(yaml: &str, name: String) -> [Source; 1] {

@@ -105,7 +105,7 @@ fn options(
     Ok(serde_json::Value::Object(map))
 }
 
-fn emit<T: Serialize>(
+fn emit<T: Serialize + fleet_policy::json_out::ToJson>(
     report: &T,
     format: Format,
     table: impl Fn(&T) -> String,

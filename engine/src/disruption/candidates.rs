@@ -6,6 +6,7 @@ use super::budget::{PerReason, Reason};
 use super::timing::{self, PodDoNotDisrupt};
 use super::version::KarpenterVersion;
 use crate::input::duration::GoDuration;
+use crate::json_out::ToJson;
 use crate::model::disruption::{
     condition, condition_true, K8sNode, NodeClaim, Pod, PodDisruptionBudget,
 };
@@ -133,6 +134,13 @@ impl PartialEq<&str> for NodeName {
 impl From<NodeName> for String {
     fn from(n: NodeName) -> String {
         n.as_str().to_string()
+    }
+}
+
+impl ToJson for NodeName {
+    /// The plain string, as its `Serialize` (`into = "String"`), without the copy.
+    fn to_json(&self, out: &mut crate::json_out::JsonOut) {
+        out.str(self.as_str());
     }
 }
 
@@ -357,7 +365,7 @@ impl StateNode {
 }
 
 /// Why a node is not a candidate. Karpenter's own wording comes from [`Blocked::message`].
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
 #[serde(tag = "kind", rename_all = "camelCase")]
 pub enum Blocked {
     /// No NodeClaim.
@@ -495,7 +503,7 @@ impl Blocked {
 }
 
 /// Graceful (Emptiness, consolidation) or eventual (Drift) disruption.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToJson)]
 #[serde(rename_all = "camelCase")]
 pub enum Class {
     /// Never bypasses pod blockers.
@@ -505,7 +513,7 @@ pub enum Class {
 }
 
 /// A budgeted disruption method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToJson)]
 pub enum Method {
     /// Empty nodes.
     Emptiness,
@@ -799,7 +807,7 @@ pub fn is_empty(n: &StateNode, v: KarpenterVersion) -> bool {
 }
 
 /// Per-node facts shown with the candidates.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
 #[serde(rename_all = "camelCase")]
 pub struct NodeFacts {
     /// Node name.
@@ -835,7 +843,7 @@ pub struct NodeFacts {
 }
 
 /// One method's view of a NodePool.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
 #[serde(rename_all = "camelCase")]
 pub struct MethodCandidates {
     /// The method.
@@ -856,7 +864,7 @@ pub struct MethodCandidates {
 }
 
 /// A candidate of a method.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
 #[serde(rename_all = "camelCase")]
 pub struct Candidate {
     /// Node name.
@@ -871,7 +879,7 @@ pub struct Candidate {
 }
 
 /// A node a method does not consider.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
 #[serde(rename_all = "camelCase")]
 pub struct Excluded {
     /// Node name.

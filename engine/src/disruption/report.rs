@@ -5,11 +5,12 @@ use super::candidates::{MethodCandidates, NodeFacts};
 use super::timeline::{ActiveSpan, TimelinePoint};
 use super::validation::FieldCheck;
 use crate::input::Diagnostic;
+use crate::json_out::ToJson;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 /// Result of [`crate::budgets`].
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, ToJson)]
 #[serde(rename_all = "camelCase")]
 pub struct BudgetReport {
     /// The Karpenter rules used (option `karpenterVersion`; default the newest).
@@ -29,7 +30,7 @@ pub struct BudgetReport {
 }
 
 /// The answer for one NodePool.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
 #[serde(rename_all = "camelCase")]
 pub struct NodePoolResult {
     /// `metadata.name`.
@@ -68,7 +69,7 @@ pub struct NodePoolResult {
 }
 
 /// Node counts used by the budget arithmetic.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
 #[serde(rename_all = "camelCase")]
 pub struct NodesSummary {
     /// Counts by state.
@@ -82,7 +83,7 @@ pub struct NodesSummary {
 }
 
 /// An active budget.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
 #[serde(rename_all = "camelCase")]
 pub struct ActiveBudget {
     /// Index in `spec.disruption.budgets`.
@@ -105,7 +106,7 @@ pub struct ActiveBudget {
 }
 
 /// One budget's state at the instant.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
 #[serde(rename_all = "camelCase")]
 pub struct BudgetState {
     /// Index in the list.

@@ -3,6 +3,7 @@
 
 use super::version::KarpenterVersion;
 use crate::input::duration::GoDuration;
+use crate::json_out::ToJson;
 use chrono::{DateTime, Duration, Utc};
 use serde::Serialize;
 
@@ -46,7 +47,7 @@ pub fn expired(
 }
 
 /// What a pod's `karpenter.sh/do-not-disrupt` annotation does at an instant.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToJson)]
 #[serde(tag = "verdict", rename_all = "camelCase")]
 pub enum PodDoNotDisrupt {
     /// The pod blocks disruption (until `until` for a duration value; `None` = indefinitely

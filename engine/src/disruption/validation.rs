@@ -6,10 +6,11 @@ use super::crd_pattern::{self, BUDGET_DURATION, NILLABLE, NILLABLE_V1_0, NODES, 
 use super::schedule::CronSchedule;
 use super::version::KarpenterVersion;
 use crate::input::duration::GoDuration;
+use crate::json_out::ToJson;
 use serde::Serialize;
 
 /// The verdicts for one field value.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToJson)]
 #[serde(rename_all = "camelCase")]
 pub struct FieldCheck {
     /// Field path in the document.
@@ -30,7 +31,7 @@ pub struct FieldCheck {
 }
 
 /// The runtime parser's verdict.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToJson)]
 #[serde(tag = "result", rename_all = "camelCase")]
 pub enum Runtime {
     /// Parsed.

@@ -1,5 +1,6 @@
 //! Cluster eligibility (`clustereligibilitychecker.IsEligible`, placement.md §2.3).
 
+use crate::json_out::ToJson;
 use crate::model::placement::MemberCluster;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
@@ -8,7 +9,7 @@ use serde::Serialize;
 const TIMEOUT_NANOS: i64 = 5 * 60 * 1_000_000_000;
 
 /// Why a cluster is not eligible; checked in this order, the first failure wins.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
 #[serde(rename_all = "camelCase", tag = "type")]
 pub enum Ineligible {
     /// `metadata.deletionTimestamp` is set.

@@ -1,11 +1,12 @@
 //! Errors that abort a scheduling cycle (placement.md §3.2, §10.10): the scheduler writes no
 //! bindings and no status, and retries.
 
+use crate::json_out::ToJson;
 use serde::Serialize;
 use std::fmt;
 
 /// Why a scheduling cycle aborted.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
 #[serde(rename_all = "camelCase", tag = "type")]
 pub enum CycleError {
     /// A `resources.kubernetes-fleet.io/` name that is not `<capacityType>-<resource>`.

@@ -5,12 +5,13 @@ use super::eligibility::Ineligible;
 use super::per_cluster::{PerClusterPlacementStatus, PerClusterStatuses};
 use super::status::ReasonText;
 use crate::input::Diagnostic;
+use crate::json_out::ToJson;
 use crate::selectors::LabelMismatch;
 use serde::{Serialize, Serializer};
 use std::sync::Arc;
 
 /// Result of [`crate::place`].
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, ToJson)]
 #[serde(rename_all = "camelCase")]
 pub struct PlacementReport {
     /// One entry per placement in the input.
@@ -77,16 +78,24 @@ impl Serialize for PlacementResult {
     }
 }
 
+impl ToJson for PlacementResult {
+    /// Through the same written shape as `Serialize`.
+    fn to_json(&self, out: &mut crate::json_out::JsonOut) {
+        json::PlacementResult::from(self).to_json(out);
+    }
+}
+
 /// The serialised shape of a [`PlacementResult`]. It has the same name on purpose: the npm
 /// package's TypeScript declarations are generated from the struct that derives `Serialize`.
 mod json {
     use super::{Condition, CycleErrorReport, Decision, Filtered, Picked};
+    use crate::json_out::ToJson;
     use crate::placement::per_cluster::PerClusterPlacementStatus;
     use serde::Serialize;
 
     /// The scheduling outcome of one placement.
     // As written: `perClusterPlacementStatuses` are made from the decisions while writing.
-    #[derive(Serialize)]
+    #[derive(Serialize, ToJson)]
     #[serde(rename_all = "camelCase")]
     pub(super) struct PlacementResult<'a> {
         /// `metadata.name` of the placement.
@@ -150,7 +159,7 @@ mod json {
 }
 
 /// A picked (or scored, not picked) cluster.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, ToJson)]
 #[serde(rename_all = "camelCase")]
 pub struct Picked {
     /// Cluster name.
@@ -181,7 +190,7 @@ impl Picked {
 }
 
 /// Per preferred term and per spread constraint contributions.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, ToJson)]
 #[serde(rename_all = "camelCase")]
 pub struct ScoreBreakdown {
     /// One entry per preferred term.
@@ -194,7 +203,7 @@ pub struct ScoreBreakdown {
 }
 
 /// One preferred term's contribution.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
 #[serde(rename_all = "camelCase")]
 pub struct TermScore {
     /// Index in `preferredDuringSchedulingIgnoredDuringExecution`.
@@ -208,7 +217,7 @@ pub struct TermScore {
 }
 
 /// How a preferred term scored a cluster.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, ToJson)]
 #[serde(rename_all = "camelCase", tag = "type")]
 pub enum TermOutcome {
     /// Weight 0: skipped.
@@ -240,7 +249,7 @@ pub enum TermOutcome {
 }
 
 /// One topology spread constraint's contribution.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
 #[serde(rename_all = "camelCase")]
 pub struct ConstraintScore {
     /// Index in `topologySpreadConstraints`.
@@ -268,7 +277,7 @@ pub struct ConstraintScore {
 }
 
 /// A cluster a filter rejected.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
 #[serde(rename_all = "camelCase")]
 pub struct Filtered {
     /// Cluster name.
@@ -283,7 +292,7 @@ pub struct Filtered {
 }
 
 /// Why one required term failed for a cluster.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
 #[serde(rename_all = "camelCase", tag = "type")]
 pub enum TermMismatch {
     /// The label selector failed.
@@ -332,7 +341,7 @@ impl TermMismatch {
 }
 
 /// Why a filter rejected a cluster.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
 #[serde(rename_all = "camelCase", tag = "type")]
 pub enum FilterReason {
     /// No required term matched.
@@ -377,7 +386,7 @@ pub enum FilterReason {
 }
 
 /// A policy-snapshot `ClusterDecision`.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
 #[serde(rename_all = "camelCase")]
 pub struct Decision {
     /// Cluster name.
@@ -393,7 +402,7 @@ pub struct Decision {
 }
 
 /// `clusterScore`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, ToJson)]
 #[serde(rename_all = "camelCase")]
 pub struct ClusterScore {
     /// Affinity score.
@@ -403,7 +412,7 @@ pub struct ClusterScore {
 }
 
 /// The `Scheduled` condition.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, ToJson)]
 #[serde(rename_all = "camelCase")]
 pub struct Condition {
     /// "True", "False", or "Unknown" when the cycle aborted.
@@ -415,7 +424,7 @@ pub struct Condition {
 }
 
 /// An aborted cycle.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
 #[serde(rename_all = "camelCase")]
 pub struct CycleErrorReport {
     /// In words.

@@ -1,12 +1,13 @@
 //! Azure Fleet auto-upgrade channels: target version per channel and what happens to each
 //! member (rollout.md A.6, R-AZ-60 … R-AZ-65).
 
+use crate::json_out::ToJson;
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
 /// `properties.channel` of an AutoUpgradeProfile.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, ToJson)]
 pub enum Channel {
     /// Latest patch of minor N-1.
     Stable,
@@ -61,7 +62,7 @@ impl std::fmt::Display for Version {
 }
 
 /// What a channel does to one member.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToJson)]
 #[serde(
     tag = "action",
     rename_all = "kebab-case",
@@ -93,7 +94,7 @@ pub enum MemberAction {
 }
 
 /// Where node images go on the NodeImage channel.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToJson)]
 #[serde(rename_all = "kebab-case")]
 pub enum NodeImageTarget {
     /// The latest image, chosen by the profile's `nodeImageSelection` when the run starts.
@@ -101,7 +102,7 @@ pub enum NodeImageTarget {
 }
 
 /// Why a member is not upgraded by a channel.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToJson)]
 pub enum ChannelSkipReason {
     /// Already at the target (R-AZ-64).
     AlreadyAtTarget,
@@ -114,7 +115,7 @@ pub enum ChannelSkipReason {
 }
 
 /// The channel's result.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToJson)]
 #[serde(rename_all = "camelCase")]
 pub struct ChannelPlan {
     /// Target version (`None` for NodeImage, or when no version qualifies).

@@ -1,6 +1,7 @@
 //! Options of a rollout evaluation: the instant, the simulation inputs (durations, what-ifs)
 //! and the switches for rollout.md's [ASSUME] items, each with its stated default.
 
+use crate::json_out::ToJson;
 use crate::options_json::{
     entries_but, rest, unit_enum, variant_identifier, Fields, FromJson, Via,
 };
@@ -171,8 +172,11 @@ impl RolloutOptions {
     /// Merges dotted keys (`azure.fourHourBoundaryInclusive: false`) into the nested switches.
     pub fn resolved(&self) -> Result<RolloutOptions, String> {
         let mut out = self.clone();
-        let mut azure = serde_json::to_value(&self.azure).map_err(|e| e.to_string())?;
-        let mut kf = serde_json::to_value(&self.kubefleet).map_err(|e| e.to_string())?;
+        // As JSON text read back (not `serde_json::to_value`: serde's serializer for these
+        // types was ~3 KB of the wasm, and the text reader is there anyway for the options).
+        let value = |v: &dyn ToJson| serde_json::from_str::<Value>(&crate::json_out::to_string(v));
+        let mut azure = value(&self.azure).map_err(|e| e.to_string())?;
+        let mut kf = value(&self.kubefleet).map_err(|e| e.to_string())?;
         for (k, v) in &self.extra {
             let (target, key) = if let Some(k) = k.strip_prefix("azure.") {
                 (&mut azure, k)
@@ -419,7 +423,7 @@ pub enum SkipTarget {
 }
 
 /// How groups with unstarted members look after a failure elsewhere (R-AZ-41).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, ToJson)]
 pub enum SiblingGroupsOnFailure {
     /// `Stopped` (default).
     Stopped,
@@ -428,7 +432,7 @@ pub enum SiblingGroupsOnFailure {
 }
 
 /// What to do with members whose group the strategy does not name (R-AZ-9).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, ToJson)]
 #[serde(rename_all = "camelCase")]
 pub enum UngroupedMembers {
     /// List them as excluded (default).
@@ -438,7 +442,7 @@ pub enum UngroupedMembers {
 }
 
 /// Severity of a strategy group that matches no member (R-AZ-8).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, ToJson)]
 #[serde(rename_all = "camelCase")]
 pub enum EmptyGroups {
     /// An error: the run is not planned (default, as Azure is believed to reject it).
@@ -448,7 +452,7 @@ pub enum EmptyGroups {
 }
 
 /// Run state when every stage was skipped (R-AZ-44).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, ToJson)]
 pub enum AllSkippedRunState {
     /// `Skipped` (default).
     Skipped,
@@ -457,7 +461,7 @@ pub enum AllSkippedRunState {
 }
 
 /// Order inside one bucket (R-AZ-33).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, ToJson)]
 pub enum TieBreak {
     /// `bucket,windowStart,name` (default): bucket-2 members by next window start, then name.
     #[serde(rename = "bucket,windowStart,name")]
@@ -468,7 +472,7 @@ pub enum TieBreak {
 }
 
 /// Azure assumption switches (rollout.md Part C), defaults as stated there.
-#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize, ToJson)]
 #[serde(rename_all = "camelCase", default)]
 pub struct AzureOptions {
     /// R-AZ-31: a window opening exactly at t+4h is bucket 2 (true).
@@ -509,7 +513,7 @@ impl Default for AzureOptions {
 }
 
 /// What a RollingUpdate simulation models (R-KF-44 / R-KF-45).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, ToJson)]
 #[serde(rename_all = "camelCase")]
 pub enum RollingChange {
     /// A resource change on clusters that already hold the resources: waves (default).
@@ -519,7 +523,7 @@ pub enum RollingChange {
 }
 
 /// KubeFleet switches.
-#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize, ToJson)]
 #[serde(rename_all = "camelCase", default)]
 pub struct KubeFleetOptions {
     /// R-KF-7: reject duplicate stage names, stricter than KubeFleet (true).

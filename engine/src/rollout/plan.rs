@@ -2,12 +2,13 @@
 //! update runs and KubeFleet RollingUpdate all map onto:
 //! `Plan = [Stage { name, preGates, groups: [Group { name, members, concurrency }], waits }]`.
 
+use crate::json_out::ToJson;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use std::rc::Rc;
 
 /// Which system a rollout belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, ToJson)]
 #[serde(rename_all = "kebab-case")]
 pub enum System {
     /// Azure Kubernetes Fleet Manager update runs and auto-upgrade.
@@ -19,7 +20,18 @@ pub enum System {
 /// A neutral state of a run, stage, group, member or wait. Azure uses its REST names;
 /// KubeFleet conditions map onto them as in rollout.md B.4.
 #[derive(
-    Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, serde::Deserialize,
+    Debug,
+    Clone,
+    Copy,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    ToJson,
+    serde::Deserialize,
 )]
 pub enum State {
     /// Not reached yet.
@@ -67,7 +79,7 @@ impl State {
 }
 
 /// What a timeline entry is about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, ToJson)]
 #[serde(rename_all = "camelCase")]
 pub enum Subject {
     /// A member cluster.
@@ -83,7 +95,7 @@ pub enum Subject {
 }
 
 /// One state change on the virtual clock.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToJson)]
 #[serde(rename_all = "camelCase")]
 pub struct TimelineEntry {
     /// When.
@@ -107,7 +119,7 @@ pub struct TimelineEntry {
 }
 
 /// Why a member was skipped, excluded, or failed (data; words come from [`super::report`]).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToJson)]
 #[serde(tag = "reason", rename_all_fields = "camelCase")]
 pub enum MemberReason {
     /// Already at the target Kubernetes version (R-AZ-37).
@@ -165,7 +177,7 @@ pub enum MemberReason {
 }
 
 /// One member (Azure fleet member or KubeFleet cluster) in a group.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
 #[serde(rename_all = "camelCase")]
 pub struct Member {
     /// Member or cluster name.
@@ -191,7 +203,7 @@ pub struct Member {
 }
 
 /// A group of members updated under one concurrency limit.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
 #[serde(rename_all = "camelCase")]
 pub struct Group {
     /// Group name (Azure update group; the stage name for KubeFleet's implicit group).
@@ -208,7 +220,7 @@ pub struct Group {
 }
 
 /// What a wait or gate is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToJson)]
 pub enum WaitKind {
     /// Azure `afterStageWaitInSeconds`.
     AfterStageWait,
@@ -219,7 +231,7 @@ pub enum WaitKind {
 }
 
 /// Before or after the stage's members.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToJson)]
 #[serde(rename_all = "camelCase")]
 pub enum Placement {
     /// A gate before any member starts.
@@ -229,7 +241,7 @@ pub enum Placement {
 }
 
 /// A wait or approval gate of a stage.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
 #[serde(rename_all = "camelCase")]
 pub struct Wait {
     /// Kind.
@@ -250,7 +262,7 @@ pub struct Wait {
 }
 
 /// A stage of a plan.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
 #[serde(rename_all = "camelCase")]
 pub struct Stage {
     /// Stage name.
@@ -274,7 +286,7 @@ pub struct Stage {
 }
 
 /// A member left out of the run.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
 #[serde(rename_all = "camelCase")]
 pub struct Excluded {
     /// Member name.
@@ -286,7 +298,7 @@ pub struct Excluded {
 }
 
 /// An assumption (rollout.md [ASSUME] item) applied to a rollout, with its option value.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToJson)]
 #[serde(rename_all = "camelCase")]
 pub struct Assumption {
     /// Option name (`azure.fourHourBoundaryInclusive`).
@@ -300,7 +312,7 @@ pub struct Assumption {
 }
 
 /// The upgrade an Azure run performs.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToJson)]
 #[serde(rename_all = "camelCase")]
 pub struct UpgradeSummary {
     /// `Full`, `ControlPlaneOnly` or `NodeImageOnly`.
@@ -317,7 +329,7 @@ pub struct UpgradeSummary {
 }
 
 /// One planned and simulated rollout.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
 #[serde(rename_all = "camelCase")]
 pub struct Rollout {
     /// The run's (or placement's, or profile's) name.

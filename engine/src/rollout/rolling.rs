@@ -3,10 +3,11 @@
 //! (rollout.md B.5, R-KF-40 … R-KF-46).
 
 use super::intstr::{IntOrString, Rounding};
+use crate::json_out::ToJson;
 use serde::{Deserialize, Serialize};
 
 /// `placementType` of the CRP policy.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, ToJson)]
 pub enum PlacementType {
     /// All matching clusters.
     PickAll,
@@ -17,7 +18,7 @@ pub enum PlacementType {
 }
 
 /// `strategy.rollingUpdate` with the KubeFleet defaults applied.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToJson)]
 #[serde(rename_all = "camelCase")]
 pub struct RollingUpdateConfig {
     /// Default `25%`.
@@ -39,7 +40,7 @@ impl Default for RollingUpdateConfig {
 }
 
 /// The budget numbers for a target count and the in-place waves they give (R-KF-41, R-KF-44).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToJson)]
 #[serde(rename_all = "camelCase")]
 pub struct Budget {
     /// `ceil(maxUnavailable × target)`, integers as is.
@@ -83,7 +84,7 @@ pub fn in_place_waves(n: i64, u: i64) -> Option<Vec<i64>> {
 }
 
 /// `spec.state` of a `ClusterResourceBinding`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, ToJson)]
 pub enum BindingState {
     /// Picked by the scheduler, not yet bound.
     Scheduled,
@@ -94,7 +95,7 @@ pub enum BindingState {
 }
 
 /// What a binding's conditions say about its health (rolling-pick cases' vocabulary).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, ToJson)]
 #[serde(rename_all = "camelCase")]
 pub enum BindingHealth {
     /// Applied and Available (trackable) for the current generation.
@@ -108,7 +109,7 @@ pub enum BindingHealth {
 }
 
 /// One binding as the rollout controller sees it.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, ToJson)]
 #[serde(rename_all = "camelCase")]
 pub struct BindingView {
     /// Target cluster.
@@ -125,7 +126,7 @@ pub struct BindingView {
 }
 
 /// The placement policy parts the target number needs.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, ToJson)]
 #[serde(rename_all = "camelCase")]
 pub struct PolicyView {
     /// Placement type.
@@ -140,7 +141,7 @@ pub struct PolicyView {
 }
 
 /// The result of one `pickBindingsToRoll` (indices into the input bindings).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToJson)]
 #[serde(rename_all = "camelCase")]
 pub struct Pick {
     /// Bindings moved this round, in the controller's order.

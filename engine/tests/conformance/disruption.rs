@@ -91,7 +91,10 @@ fn node_pool_yaml(disruption_extra: &str, budgets: Option<&Value>, template_extr
 }
 
 fn run_budgets(text: &str, at: DateTime<Utc>) -> BudgetReport {
-    fleet_policy::budgets(&[Source::new("case.yaml", text)], &BudgetOptions::at(at))
+    crate::same_json(fleet_policy::budgets(
+        &[Source::new("case.yaml", text)],
+        &BudgetOptions::at(at),
+    ))
 }
 
 fn only_pool(r: &BudgetReport) -> Result<&NodePoolResult, String> {

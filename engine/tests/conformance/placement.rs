@@ -42,10 +42,10 @@ fn run_case(case: &Value, fleets: &Value) -> Result<(), String> {
     let at = chrono::DateTime::parse_from_rfc3339(AT)
         .map_err(|e| e.to_string())?
         .to_utc();
-    let report = place(
+    let report = crate::same_json(place(
         &[Source::new("case.yaml", yaml.clone())],
         &PlaceOptions::at(at),
-    );
+    ));
     let p = match report.placements.as_slice() {
         [p] => p,
         other => {

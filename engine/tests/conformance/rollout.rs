@@ -113,7 +113,10 @@ fn options(v: Value) -> Result<RolloutOptions, String> {
 }
 
 fn evaluate(docs: &[Value], opts: &RolloutOptions) -> fleet_policy::RolloutReport {
-    fleet_policy::rollout(&[Source::new("case.yaml", yaml(docs))], opts)
+    crate::same_json(fleet_policy::rollout(
+        &[Source::new("case.yaml", yaml(docs))],
+        opts,
+    ))
 }
 
 fn the_rollout<'a>(r: &'a fleet_policy::RolloutReport, kind: &str) -> Result<&'a Rollout, String> {
