@@ -944,7 +944,7 @@ pub fn evaluate(
         // Order: the consolidation sort, or drift time; ties by node name.
         match m {
             Method::Drift | Method::StaticDrift => {
-                crate::sorted_map::sort_by(&mut cands, |(ia, a), (ib, b)| {
+                cands.sort_by(|(ia, a), (ib, b)| {
                     let ta = drifted_at.get(*ia).copied().flatten();
                     let tb = drifted_at.get(*ib).copied().flatten();
                     let empty_first = if v.at_least(7) {
@@ -956,7 +956,7 @@ pub fn evaluate(
                 });
             }
             _ => {
-                crate::sorted_map::sort_by(&mut cands, |(ia, a), (ib, b)| {
+                cands.sort_by(|(ia, a), (ib, b)| {
                     let key = if v.at_least(14) {
                         b.savings_ratio.total_cmp(&a.savings_ratio)
                     } else {
@@ -1037,7 +1037,7 @@ pub fn evaluate(
 fn name_ranks(facts: &[NodeFacts]) -> Vec<usize> {
     let name = |i: usize| facts.get(i).map(|f| f.node.as_str());
     let mut order: Vec<usize> = (0..facts.len()).collect();
-    crate::sorted_map::sort_by(&mut order, |a, b| name(*a).cmp(&name(*b)));
+    order.sort_by(|a, b| name(*a).cmp(&name(*b)));
     let mut rank = vec![0; facts.len()];
     let mut prev: Option<(Option<&str>, usize)> = None;
     for (pos, &i) in order.iter().enumerate() {
