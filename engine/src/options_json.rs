@@ -282,19 +282,25 @@ impl fmt::Display for JsonUnexpected<'_> {
 /// A finite float as serde_json writes it: the shortest digits that read back as `x`, fixed
 /// notation for decimal exponents -5..=15 (`1.0`, `0.00001`), else `1.5e+16` / `1e-6`.
 fn float_text(x: f64) -> String {
-    // `{:e}` gives the shortest digits: `-1.234e-7`.
-    let sci = format!("{x:e}");
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    let (sign, mantissa) = match mantissa.strip_prefix('-') {
-        Some(m) => ("-", m),
-        None => ("", mantissa),
-    };
-    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
+    let sign = if x.is_sign_negative() { "-" } else { "" };
+    // `Display` gives the shortest digits, never with an exponent (`{:e}` would add its own
+    // formatting code to the wasm): `0.0000001`, `1000000000000000000000`.
+    let fixed = x.abs().to_string();
+    let (int, frac) = fixed.split_once('.').unwrap_or((&fixed, ""));
+    let all = format!("{int}{frac}");
+    let significant = all.trim_start_matches('0');
+    let digits = significant.trim_end_matches('0');
+    if digits.is_empty() {
+        return format!("{sign}0.0");
+    }
+    // The decimal exponent of the first significant digit.
+    let exp = int.len() as i32 - 1 - (all.len() - significant.len()) as i32;
     let n = digits.len() as i32;
     if !(-5..=15).contains(&exp) {
+        let (first, rest) = digits.split_at(1);
+        let dot = if rest.is_empty() { "" } else { "." };
         let e_sign = if exp < 0 { '-' } else { '+' };
-        return format!("{sign}{mantissa}e{e_sign}{}", exp.unsigned_abs());
+        return format!("{sign}{first}{dot}{rest}e{e_sign}{}", exp.unsigned_abs());
     }
     if n - 1 <= exp {
         let zeros = "0".repeat((exp - (n - 1)) as usize);

@@ -536,6 +536,22 @@ fn numbers() {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
 
+    /// Floats in messages are written as serde_json writes them (same value on both sides:
+    /// serde_json's parser may round the last digit of long texts differently).
+    #[test]
+    fn floats(bits in any::<u64>(), scale in -30i32..30) {
+        let x = f64::from_bits(bits);
+        let x = if x.is_finite() { x } else { 1.5 * 10f64.powi(scale) };
+        for x in [x, 10f64.powi(scale), -1.5 * 10f64.powi(scale), (x * 1e6).trunc()] {
+            if !x.is_finite() {
+                continue;
+            }
+            let ours = u32::from_json(&Json::F64(x)).map_err(|e| e.to_string());
+            let serde = u32::deserialize(&Value::from(x)).map_err(|e| e.to_string());
+            prop_assert_eq!(ours, serde);
+        }
+    }
+
     #[test]
     fn integers(u in any::<u64>(), i in any::<i64>()) {
         for t in [u.to_string(), i.to_string()] {
