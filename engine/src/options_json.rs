@@ -55,7 +55,7 @@ impl Json {
     /// empty text is `null`. Errors carry line:column (YAML's texts for syntax errors).
     pub fn parse(text: &str) -> Result<Json, String> {
         match crate::input::documents::parse_yaml(text, 1) {
-            Ok((Some(root), _)) => from_node(&root),
+            Ok((Some(root), _)) => from_node(&root, 0),
             Ok((None, _)) => Ok(Json::Null),
             Err((span, msg)) => Err(format!("{}:{}: {msg}", span.line, span.column)),
         }
@@ -75,9 +75,15 @@ impl Json {
     }
 }
 
-/// A YAML node of JSON text as [`Json`].
-fn from_node(node: &Node) -> Result<Json, String> {
+/// How deep arrays and objects may nest (serde_json's limit): the reading below recurses.
+const MAX_DEPTH: usize = 128;
+
+/// A YAML node of JSON text as [`Json`], `depth` collections inside the root.
+fn from_node(node: &Node, depth: usize) -> Result<Json, String> {
     let at = |what: &str| format!("{}:{}: {what}", node.span.line, node.span.column);
+    if depth > MAX_DEPTH {
+        return Err(at("recursion limit exceeded"));
+    }
     Ok(match &node.value {
         NodeValue::Null => Json::Null,
         NodeValue::Scalar(s) if !s.plain => Json::Str(s.text.clone()),
@@ -86,16 +92,19 @@ fn from_node(node: &Node) -> Result<Json, String> {
             "false" => Json::Bool(false),
             t => number(t).ok_or_else(|| at(&format!("not a JSON value: {t}")))?,
         },
-        NodeValue::Seq(items) => {
-            Json::Array(items.iter().map(from_node).collect::<Result<_, _>>()?)
-        }
+        NodeValue::Seq(items) => Json::Array(
+            items
+                .iter()
+                .map(|n| from_node(n, depth + 1))
+                .collect::<Result<_, _>>()?,
+        ),
         NodeValue::Map(entries) => {
             let mut out = Vec::with_capacity(entries.len());
             for (k, v) in entries {
                 let Some(key) = k.as_scalar() else {
                     return Err(at("an object key must be a string"));
                 };
-                out.push((key.to_owned(), from_node(v)?));
+                out.push((key.to_owned(), from_node(v, depth + 1)?));
             }
             Json::Object(SortedMap::from_entries(out))
         }
@@ -266,51 +275,18 @@ fn unexpected(v: &Json) -> Unexpected<'_> {
     }
 }
 
-/// serde_json's wording of an unexpected value: `null`, and floats as serde_json writes them.
+/// serde_json's wording of an unexpected value: `null`, and floats as serde_json writes them
+/// (with its formatter: the shortest digits, `1.0`, `0.00001`, `1e+16`; of two shortest
+/// candidates, its choice).
 struct JsonUnexpected<'a>(Unexpected<'a>);
 
 impl fmt::Display for JsonUnexpected<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self.0 {
             Unexpected::Unit => f.write_str("null"),
-            Unexpected::Float(x) => write!(f, "floating point `{}`", float_text(x)),
+            Unexpected::Float(x) => write!(f, "floating point `{}`", zmij::Buffer::new().format(x)),
             u => fmt::Display::fmt(&u, f),
         }
-    }
-}
-
-/// A finite float as serde_json writes it: the shortest digits that read back as `x`, fixed
-/// notation for decimal exponents -5..=15 (`1.0`, `0.00001`), else `1.5e+16` / `1e-6`.
-fn float_text(x: f64) -> String {
-    let sign = if x.is_sign_negative() { "-" } else { "" };
-    // `Display` gives the shortest digits, never with an exponent (`{:e}` would add its own
-    // formatting code to the wasm): `0.0000001`, `1000000000000000000000`.
-    let fixed = x.abs().to_string();
-    let (int, frac) = fixed.split_once('.').unwrap_or((&fixed, ""));
-    let all = format!("{int}{frac}");
-    let significant = all.trim_start_matches('0');
-    let digits = significant.trim_end_matches('0');
-    if digits.is_empty() {
-        return format!("{sign}0.0");
-    }
-    // The decimal exponent of the first significant digit.
-    let exp = int.len() as i32 - 1 - (all.len() - significant.len()) as i32;
-    let n = digits.len() as i32;
-    if !(-5..=15).contains(&exp) {
-        let (first, rest) = digits.split_at(1);
-        let dot = if rest.is_empty() { "" } else { "." };
-        let e_sign = if exp < 0 { '-' } else { '+' };
-        return format!("{sign}{first}{dot}{rest}e{e_sign}{}", exp.unsigned_abs());
-    }
-    if n - 1 <= exp {
-        let zeros = "0".repeat((exp - (n - 1)) as usize);
-        format!("{sign}{digits}{zeros}.0")
-    } else if exp >= 0 {
-        let (a, b) = digits.split_at((exp + 1) as usize);
-        format!("{sign}{a}.{b}")
-    } else {
-        let zeros = "0".repeat((-exp - 1) as usize);
-        format!("{sign}0.{zeros}{digits}")
     }
 }
 

@@ -560,3 +560,25 @@ proptest! {
         }
     }
 }
+
+/// Long keys and values (YAML limits implicit keys to 1024 characters; JSON has no limit).
+#[test]
+fn long_texts() {
+    let key = "k".repeat(5000);
+    let value = "v".repeat(100_000);
+    let t = format!(r#"{{{AT},"durations":{{"{key}":"{value}","a":"1m"}}}}"#);
+    let o = rollout(&t).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(o.durations.get(&key).map(String::len), Some(100_000));
+}
+
+/// Nesting deeper than serde_json's limit is an error, as it was (not a stack overflow).
+#[test]
+fn deep_nesting() {
+    let deep = |n: usize| format!("{{{AT},\"x\":{}1{}}}", "[".repeat(n), "]".repeat(n));
+    assert!(rollout(&deep(100)).is_ok());
+    for n in [200, 10_000] {
+        let t = deep(n);
+        assert!(serde_json::from_str::<Value>(&t).is_err());
+        assert!(Json::parse(&t).is_err_and(|e| e.contains("recursion limit exceeded")));
+    }
+}
