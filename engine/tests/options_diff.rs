@@ -582,3 +582,13 @@ fn deep_nesting() {
         assert!(Json::parse(&t).is_err_and(|e| e.contains("recursion limit exceeded")));
     }
 }
+
+/// A float whose two shortest texts differ in the last digit: serde_json's choice.
+#[test]
+fn float_last_digit() {
+    let x: f64 = "193935277217162.12".parse().unwrap_or_default();
+    let ours = u32::from_json(&Json::F64(x)).map_err(|e| e.to_string());
+    let serde = u32::deserialize(&Value::from(x)).map_err(|e| e.to_string());
+    assert_eq!(ours, serde);
+    assert_eq!(x.to_string(), "193935277217162.13");
+}
