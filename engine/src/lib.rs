@@ -44,6 +44,7 @@ pub mod wasm;
 
 pub use disruption::{BudgetOptions, BudgetReport};
 pub use input::{Diagnostic, Input, Severity, Source, Span};
+pub use options_json::Json;
 pub use placement::{PlaceOptions, PlacementReport};
 pub use report::{EvaluateOptions, EvaluateReport, ValidateReport};
 pub use rollout::{RolloutOptions, RolloutReport};

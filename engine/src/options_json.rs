@@ -1,120 +1,378 @@
-//! [`FromJson`]: reading the engines' options from a JSON value without serde's visitors.
+//! [`FromJson`]: reading the engines' options from a JSON value without serde's visitors, and
+//! [`Json`], that value.
 //!
 //! Why: serde's derive monomorphises a field enum, visitors and, for the internally tagged
 //! `WhatIf` and the untagged one-or-many lists, a buffered `Content` path per type: about a
 //! tenth of the npm wasm for a handful of small structs. Here each type is a short function
-//! over `&serde_json::Value` and the shared logic below is non-generic.
+//! over `&Json` and the shared logic below is non-generic. [`Json`] replaces
+//! `serde_json::Value` (a BTreeMap, its serializer and serde_json's parser: ~30 KB of wasm):
+//! the options text is read by the YAML reader the engine has anyway (JSON is YAML flow
+//! syntax).
 //!
-//! Acceptance and error texts are serde's derive over `&Value` (the texts come from serde's
-//! own `de::Error` constructors). The option types keep `Deserialize` for library users;
-//! `tests/options_diff.rs` checks that both readers agree on generated values.
+//! Acceptance and error texts are serde's derive over `&serde_json::Value` (the texts come
+//! from serde's own `de::Error` constructors, with serde_json's wording of the unexpected
+//! value). The option types keep `Deserialize` for library users; `tests/options_diff.rs`
+//! checks that both readers agree on generated JSON texts.
 
+use crate::input::de::DeError;
+use crate::input::node::{Node, Value as NodeValue};
 use crate::sorted_map::SortedMap;
 use chrono::{DateTime, Utc};
 use serde::de::{Error as _, Unexpected};
-use serde_json::{Error, Map, Value};
-use std::collections::BTreeMap;
+use std::fmt;
 
-/// A type read from a JSON value with the rules of its serde `Deserialize` over `&Value`.
-pub trait FromJson: Sized {
-    /// Reads `v`; the error text is serde's.
-    fn from_json(v: &Value) -> Result<Self, Error>;
+/// The error of a [`FromJson`] reader: its `Display` is the message alone, as
+/// `serde_json::Error`'s for errors without a position.
+pub type Error = DeError;
+
+/// A JSON value as `serde_json::Value` holds it: numbers classified as serde_json's parser
+/// does, objects in key order with a repeated key's last value winning (serde_json's `Map` is
+/// a `BTreeMap`; the readers' "first error by position" depends on that order).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum Json {
+    /// `null`.
+    #[default]
+    Null,
+    /// `true` / `false`.
+    Bool(bool),
+    /// An integer ≥ 0 that fits in a `u64`.
+    U64(u64),
+    /// A negative integer that fits in an `i64`.
+    I64(i64),
+    /// Any other number (a fraction, an exponent, `-0`, an integer beyond 64 bits).
+    F64(f64),
+    /// A string.
+    Str(String),
+    /// An array.
+    Array(Vec<Json>),
+    /// An object, by key.
+    Object(SortedMap<String, Json>),
 }
 
-/// What serde calls the value in "invalid type" errors.
-fn unexpected(v: &Value) -> Unexpected<'_> {
-    match v {
-        Value::Null => Unexpected::Unit,
-        Value::Bool(b) => Unexpected::Bool(*b),
-        Value::Number(n) => match (n.as_u64(), n.as_i64(), n.as_f64()) {
-            (Some(u), _, _) => Unexpected::Unsigned(u),
-            (None, Some(i), _) => Unexpected::Signed(i),
-            (None, None, f) => Unexpected::Float(f.unwrap_or(f64::NAN)),
-        },
-        Value::String(s) => Unexpected::Str(s),
-        Value::Array(_) => Unexpected::Seq,
-        Value::Object(_) => Unexpected::Map,
+impl Json {
+    /// Reads JSON text (with the engine's YAML reader: JSON is YAML flow syntax). Quoted
+    /// scalars are strings; plain ones must be `null`, `true`, `false` or a JSON number. An
+    /// empty text is `null`. Errors carry line:column (YAML's texts for syntax errors).
+    pub fn parse(text: &str) -> Result<Json, String> {
+        match crate::input::documents::parse_yaml(text, 1) {
+            Ok((Some(root), _)) => from_node(&root, 0),
+            Ok((None, _)) => Ok(Json::Null),
+            Err((span, msg)) => Err(format!("{}:{}: {msg}", span.line, span.column)),
+        }
+    }
+
+    /// The value of `key` in an object.
+    pub fn get(&self, key: &str) -> Option<&Json> {
+        match self {
+            Json::Object(m) => m.get(key),
+            _ => None,
+        }
+    }
+
+    /// Whether the value is `null`.
+    pub fn is_null(&self) -> bool {
+        matches!(self, Json::Null)
     }
 }
 
-/// serde's "invalid type: X, expected Y".
+/// How deep arrays and objects may nest (serde_json's limit): the reading below recurses.
+const MAX_DEPTH: usize = 128;
+
+/// A YAML node of JSON text as [`Json`], `depth` collections inside the root.
+fn from_node(node: &Node, depth: usize) -> Result<Json, String> {
+    let at = |what: &str| format!("{}:{}: {what}", node.span.line, node.span.column);
+    if depth > MAX_DEPTH {
+        return Err(at("recursion limit exceeded"));
+    }
+    Ok(match &node.value {
+        NodeValue::Null => Json::Null,
+        NodeValue::Scalar(s) if !s.plain => Json::Str(s.text.clone()),
+        NodeValue::Scalar(s) => match s.text.as_str() {
+            "true" => Json::Bool(true),
+            "false" => Json::Bool(false),
+            t => number(t).ok_or_else(|| at(&format!("not a JSON value: {t}")))?,
+        },
+        NodeValue::Seq(items) => Json::Array(
+            items
+                .iter()
+                .map(|n| from_node(n, depth + 1))
+                .collect::<Result<_, _>>()?,
+        ),
+        NodeValue::Map(entries) => {
+            let mut out = Vec::with_capacity(entries.len());
+            for (k, v) in entries {
+                let Some(key) = k.as_scalar() else {
+                    return Err(at("an object key must be a string"));
+                };
+                out.push((key.to_owned(), from_node(v, depth + 1)?));
+            }
+            Json::Object(SortedMap::from_entries(out))
+        }
+    })
+}
+
+/// A number per the JSON grammar, classified as serde_json's parser does: an integer ≥ 0
+/// that fits in a `u64` is unsigned, a negative one that fits in an `i64` signed, anything
+/// else (fraction, exponent, `-0`, too large) a float; a float out of range is `None`.
+fn number(t: &str) -> Option<Json> {
+    let b = t.as_bytes();
+    let neg = b.first() == Some(&b'-');
+    let mut i = usize::from(neg);
+    let digits = |i: &mut usize| {
+        let start = *i;
+        while b.get(*i).is_some_and(u8::is_ascii_digit) {
+            *i += 1;
+        }
+        *i - start
+    };
+    let int_start = i;
+    let n = digits(&mut i);
+    if n == 0 || (n > 1 && b.get(int_start) == Some(&b'0')) {
+        return None;
+    }
+    let mut integer = true;
+    if b.get(i) == Some(&b'.') {
+        i += 1;
+        if digits(&mut i) == 0 {
+            return None;
+        }
+        integer = false;
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        if digits(&mut i) == 0 {
+            return None;
+        }
+        integer = false;
+    }
+    if i != b.len() {
+        return None;
+    }
+    if integer {
+        let magnitude = t.get(int_start..).and_then(|m| m.parse::<u64>().ok());
+        match (neg, magnitude) {
+            (false, Some(u)) => return Some(Json::U64(u)),
+            // serde_json: the magnitude's two's complement negated, kept when negative (so
+            // -0 and magnitudes past 2^63 are floats).
+            (true, Some(m)) if (m as i64).wrapping_neg() < 0 => {
+                return Some(Json::I64((m as i64).wrapping_neg()))
+            }
+            _ => {}
+        }
+    }
+    t.parse::<f64>()
+        .ok()
+        .filter(|f| f.is_finite())
+        .map(Json::F64)
+}
+
+impl From<&serde_json::Value> for Json {
+    /// The same value (for native callers that hold a `serde_json::Value`).
+    fn from(v: &serde_json::Value) -> Self {
+        use serde_json::Value as V;
+        match v {
+            V::Null => Json::Null,
+            V::Bool(b) => Json::Bool(*b),
+            V::Number(n) => match (n.as_u64(), n.as_i64(), n.as_f64()) {
+                (Some(u), _, _) => Json::U64(u),
+                (None, Some(i), _) => Json::I64(i),
+                (None, None, f) => Json::F64(f.unwrap_or(f64::NAN)),
+            },
+            V::String(s) => Json::Str(s.clone()),
+            V::Array(a) => Json::Array(a.iter().map(Json::from).collect()),
+            V::Object(m) => {
+                Json::Object(m.iter().map(|(k, v)| (k.clone(), Json::from(v))).collect())
+            }
+        }
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Json {
+    /// As `serde_json::Value` deserializes (so the options' serde `Deserialize`, the reference
+    /// of `tests/options_diff.rs`, reads the same values).
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Json;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("any valid JSON value")
+            }
+            fn visit_bool<E>(self, b: bool) -> Result<Json, E> {
+                Ok(Json::Bool(b))
+            }
+            fn visit_i64<E>(self, i: i64) -> Result<Json, E> {
+                Ok(match u64::try_from(i) {
+                    Ok(u) => Json::U64(u),
+                    Err(_) => Json::I64(i),
+                })
+            }
+            fn visit_u64<E>(self, u: u64) -> Result<Json, E> {
+                Ok(Json::U64(u))
+            }
+            fn visit_f64<E>(self, f: f64) -> Result<Json, E> {
+                // serde_json's `Value` has no non-finite numbers: they become null.
+                Ok(if f.is_finite() {
+                    Json::F64(f)
+                } else {
+                    Json::Null
+                })
+            }
+            fn visit_str<E>(self, s: &str) -> Result<Json, E> {
+                Ok(Json::Str(s.to_owned()))
+            }
+            fn visit_string<E>(self, s: String) -> Result<Json, E> {
+                Ok(Json::Str(s))
+            }
+            fn visit_none<E>(self) -> Result<Json, E> {
+                Ok(Json::Null)
+            }
+            fn visit_unit<E>(self) -> Result<Json, E> {
+                Ok(Json::Null)
+            }
+            fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Json, D::Error> {
+                serde::Deserialize::deserialize(d)
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut a: A) -> Result<Json, A::Error> {
+                let mut out = Vec::new();
+                while let Some(x) = a.next_element()? {
+                    out.push(x);
+                }
+                Ok(Json::Array(out))
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut a: A) -> Result<Json, A::Error> {
+                let mut out = Vec::new();
+                while let Some(kv) = a.next_entry::<String, Json>()? {
+                    out.push(kv);
+                }
+                Ok(Json::Object(SortedMap::from_entries(out)))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// A type read from a JSON value with the rules of its serde `Deserialize` over
+/// `&serde_json::Value`.
+pub trait FromJson: Sized {
+    /// Reads `v`; the error text is serde's.
+    fn from_json(v: &Json) -> Result<Self, Error>;
+}
+
+/// What serde calls the value in "invalid type" errors.
+fn unexpected(v: &Json) -> Unexpected<'_> {
+    match v {
+        Json::Null => Unexpected::Unit,
+        Json::Bool(b) => Unexpected::Bool(*b),
+        Json::U64(u) => Unexpected::Unsigned(*u),
+        Json::I64(i) => Unexpected::Signed(*i),
+        Json::F64(f) => Unexpected::Float(*f),
+        Json::Str(s) => Unexpected::Str(s),
+        Json::Array(_) => Unexpected::Seq,
+        Json::Object(_) => Unexpected::Map,
+    }
+}
+
+/// serde_json's wording of an unexpected value: `null`, and floats as serde_json writes them
+/// (with its formatter: the shortest digits, `1.0`, `0.00001`, `1e+16`; of two shortest
+/// candidates, its choice).
+struct JsonUnexpected<'a>(Unexpected<'a>);
+
+impl fmt::Display for JsonUnexpected<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Unexpected::Unit => f.write_str("null"),
+            Unexpected::Float(x) => write!(f, "floating point `{}`", zmij::Buffer::new().format(x)),
+            u => fmt::Display::fmt(&u, f),
+        }
+    }
+}
+
+/// serde_json's "invalid type: X, expected Y".
 #[cold]
-pub(crate) fn invalid_type(v: &Value, expected: &str) -> Error {
-    Error::invalid_type(unexpected(v), &expected)
+pub(crate) fn invalid_type(v: &Json, expected: &str) -> Error {
+    Error::custom(format_args!(
+        "invalid type: {}, expected {expected}",
+        JsonUnexpected(unexpected(v))
+    ))
+}
+
+/// serde_json's "invalid value: X, expected Y".
+#[cold]
+fn invalid_value(u: Unexpected<'_>, expected: &str) -> Error {
+    Error::custom(format_args!(
+        "invalid value: {}, expected {expected}",
+        JsonUnexpected(u)
+    ))
 }
 
 impl FromJson for String {
-    fn from_json(v: &Value) -> Result<Self, Error> {
+    fn from_json(v: &Json) -> Result<Self, Error> {
         match v {
-            Value::String(s) => Ok(s.clone()),
+            Json::Str(s) => Ok(s.clone()),
             _ => Err(invalid_type(v, "a string")),
         }
     }
 }
 
 impl FromJson for bool {
-    fn from_json(v: &Value) -> Result<Self, Error> {
+    fn from_json(v: &Json) -> Result<Self, Error> {
         match v {
-            Value::Bool(b) => Ok(*b),
+            Json::Bool(b) => Ok(*b),
             _ => Err(invalid_type(v, "a boolean")),
         }
     }
 }
 
 /// An integer in `[min, max]` as serde's primitive visitors read it (`what`: "u32", "i64").
-fn int(v: &Value, min: i64, max: u64, what: &str) -> Result<i128, Error> {
-    let Value::Number(n) = v else {
-        return Err(invalid_type(v, what));
-    };
-    if let Some(u) = n.as_u64() {
-        return match u <= max {
-            true => Ok(i128::from(u)),
-            false => Err(Error::invalid_value(Unexpected::Unsigned(u), &what)),
-        };
-    }
-    match n.as_i64() {
-        Some(i) if i >= min => Ok(i128::from(i)),
-        Some(i) => Err(Error::invalid_value(Unexpected::Signed(i), &what)),
-        None => Err(invalid_type(v, what)),
+fn int(v: &Json, min: i64, max: u64, what: &str) -> Result<i128, Error> {
+    match *v {
+        Json::U64(u) if u <= max => Ok(i128::from(u)),
+        Json::U64(u) => Err(invalid_value(Unexpected::Unsigned(u), what)),
+        Json::I64(i) if i >= min => Ok(i128::from(i)),
+        Json::I64(i) => Err(invalid_value(Unexpected::Signed(i), what)),
+        _ => Err(invalid_type(v, what)),
     }
 }
 
 impl FromJson for u32 {
-    fn from_json(v: &Value) -> Result<Self, Error> {
+    fn from_json(v: &Json) -> Result<Self, Error> {
         let i = int(v, 0, u64::from(u32::MAX), "u32")?;
         u32::try_from(i).map_err(|_| Error::custom("u32"))
     }
 }
 
 impl FromJson for i64 {
-    fn from_json(v: &Value) -> Result<Self, Error> {
+    fn from_json(v: &Json) -> Result<Self, Error> {
         let i = int(v, i64::MIN, i64::MAX as u64, "i64")?;
         i64::try_from(i).map_err(|_| Error::custom("i64"))
     }
 }
 
 impl<T: FromJson> FromJson for Option<T> {
-    fn from_json(v: &Value) -> Result<Self, Error> {
+    fn from_json(v: &Json) -> Result<Self, Error> {
         match v {
-            Value::Null => Ok(None),
+            Json::Null => Ok(None),
             _ => T::from_json(v).map(Some),
         }
     }
 }
 
 impl<T: FromJson> FromJson for Vec<T> {
-    fn from_json(v: &Value) -> Result<Self, Error> {
+    fn from_json(v: &Json) -> Result<Self, Error> {
         match v {
-            Value::Array(a) => a.iter().map(T::from_json).collect(),
+            Json::Array(a) => a.iter().map(T::from_json).collect(),
             _ => Err(invalid_type(v, "a sequence")),
         }
     }
 }
 
 impl FromJson for SortedMap<String, String> {
-    fn from_json(v: &Value) -> Result<Self, Error> {
+    fn from_json(v: &Json) -> Result<Self, Error> {
         match v {
-            Value::Object(m) => {
+            Json::Object(m) => {
                 let mut out = Vec::with_capacity(m.len());
                 for (k, v) in m {
                     out.push((k.clone(), String::from_json(v)?));
@@ -128,9 +386,9 @@ impl FromJson for SortedMap<String, String> {
 
 impl FromJson for DateTime<Utc> {
     /// chrono's serde impl: a string through `FromStr` (relaxed RFC 3339), its error text.
-    fn from_json(v: &Value) -> Result<Self, Error> {
+    fn from_json(v: &Json) -> Result<Self, Error> {
         match v {
-            Value::String(s) => crate::input::rfc3339::parse(s)
+            Json::Str(s) => crate::input::rfc3339::parse(s)
                 .map(|t| t.with_timezone(&Utc))
                 .map_err(Error::custom),
             _ => Err(invalid_type(
@@ -151,29 +409,24 @@ fn variant_of(name: &str, variants: &'static [&'static str]) -> Result<usize, Er
 
 /// A variant identifier (an internally tagged enum's tag): a string naming a variant.
 pub(crate) fn variant_identifier(
-    v: &Value,
+    v: &Json,
     variants: &'static [&'static str],
 ) -> Result<usize, Error> {
     match v {
-        Value::String(s) => variant_of(s, variants),
+        Json::Str(s) => variant_of(s, variants),
         _ => Err(invalid_type(v, "variant identifier")),
     }
 }
 
 /// A unit variant, externally tagged: `"Name"` or `{"Name": null}`.
-pub(crate) fn unit_variant(v: &Value, variants: &'static [&'static str]) -> Result<usize, Error> {
+pub(crate) fn unit_variant(v: &Json, variants: &'static [&'static str]) -> Result<usize, Error> {
     let (name, value) = match v {
-        Value::String(s) => (s.as_str(), None),
-        Value::Object(m) => {
+        Json::Str(s) => (s.as_str(), None),
+        Json::Object(m) => {
             let mut it = m.iter();
             match (it.next(), it.next()) {
                 (Some((k, value)), None) => (k.as_str(), Some(value)),
-                _ => {
-                    return Err(Error::invalid_value(
-                        Unexpected::Map,
-                        &"map with a single key",
-                    ))
-                }
+                _ => return Err(invalid_value(Unexpected::Map, "map with a single key")),
             }
         }
         _ => return Err(invalid_type(v, "string or map")),
@@ -189,22 +442,26 @@ pub(crate) fn unit_variant(v: &Value, variants: &'static [&'static str]) -> Resu
 macro_rules! unit_enum {
     ($t:ty { $($v:ident = $name:literal),+ $(,)? }) => {
         impl $crate::options_json::FromJson for $t {
-            fn from_json(v: &serde_json::Value) -> Result<Self, serde_json::Error> {
+            fn from_json(
+                v: &$crate::options_json::Json,
+            ) -> Result<Self, $crate::options_json::Error> {
                 const NAMES: &[&str] = &[$($name),+];
                 const ALL: &[$t] = &[$(<$t>::$v),+];
                 let i = $crate::options_json::unit_variant(v, NAMES)?;
-                ALL.get(i).copied().ok_or_else(|| <serde_json::Error as serde::de::Error>::custom("variant"))
+                ALL.get(i).copied().ok_or_else(|| {
+                    <$crate::options_json::Error as serde::de::Error>::custom("variant")
+                })
             }
         }
     };
 }
 pub(crate) use unit_enum;
 
-/// How serde reached a struct body: directly over `&Value`, or through its buffered `Content`
+/// How serde reached a struct body: directly over `&Json`, or through its buffered `Content`
 /// (the fields of an internally tagged variant). They word "too many elements" differently.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Via {
-    /// `&Value`.
+    /// `&Json`.
     Value,
     /// serde's `ContentDeserializer`.
     Content,
@@ -216,7 +473,7 @@ pub(crate) enum Via {
 /// extra array elements): each error is recorded with that position and the earliest wins.
 pub(crate) struct Fields<'a> {
     /// Per field: its value and the position serde meets it at.
-    slots: Vec<Option<(usize, &'a Value)>>,
+    slots: Vec<Option<(usize, &'a Json)>>,
     /// The first error, by position.
     err: Option<(usize, Error)>,
     /// Where absent-field checks happen: after the entries (object) or at the field (array).
@@ -229,17 +486,17 @@ impl<'a> Fields<'a> {
     /// Reads `v` as a struct named by `expecting` (`struct X`) with `fields` (each: its name,
     /// then its aliases). `seq`: whether (and how) an array is accepted.
     pub(crate) fn read(
-        v: &'a Value,
+        v: &'a Json,
         expecting: &str,
         fields: &[&[&'static str]],
         seq: Option<Via>,
     ) -> Result<Self, Error> {
         match v {
-            Value::Object(m) => Ok(Self::entries(
+            Json::Object(m) => Ok(Self::entries(
                 m.iter().map(|(k, v)| (k.as_str(), v)).collect(),
                 fields,
             )),
-            Value::Array(a) if seq.is_some() => Ok(Self::elements(
+            Json::Array(a) if seq.is_some() => Ok(Self::elements(
                 a,
                 expecting,
                 fields.len(),
@@ -250,7 +507,7 @@ impl<'a> Fields<'a> {
     }
 
     /// An object's (or a tagged variant's buffered) entries, in order.
-    pub(crate) fn entries(entries: Vec<(&'a str, &'a Value)>, fields: &[&[&'static str]]) -> Self {
+    pub(crate) fn entries(entries: Vec<(&'a str, &'a Json)>, fields: &[&[&'static str]]) -> Self {
         let mut out = Fields {
             slots: vec![None; fields.len()],
             err: None,
@@ -275,7 +532,7 @@ impl<'a> Fields<'a> {
     }
 
     /// An array's elements, by position; `content`: reached through serde's `Content`.
-    pub(crate) fn elements(a: &'a [Value], expecting: &str, n: usize, content: bool) -> Self {
+    pub(crate) fn elements(a: &'a [Json], expecting: &str, n: usize, content: bool) -> Self {
         let plural = if n == 1 { "" } else { "s" };
         let mut out = Fields {
             slots: (0..n).map(|i| a.get(i).map(|v| (i, v))).collect(),
@@ -301,7 +558,7 @@ impl<'a> Fields<'a> {
         }
     }
 
-    fn value(&self, i: usize) -> Option<(usize, &'a Value)> {
+    fn value(&self, i: usize) -> Option<(usize, &'a Json)> {
         self.slots.get(i).copied().flatten()
     }
 
@@ -309,7 +566,7 @@ impl<'a> Fields<'a> {
     pub(crate) fn with<T>(
         &mut self,
         i: usize,
-        f: impl FnOnce(&Value) -> Result<T, Error>,
+        f: impl FnOnce(&Json) -> Result<T, Error>,
     ) -> Option<T> {
         let (pos, v) = self.value(i)?;
         match f(v) {
@@ -338,7 +595,7 @@ impl<'a> Fields<'a> {
         &mut self,
         i: usize,
         name: &'static str,
-        f: fn(&Value) -> Result<T, Error>,
+        f: fn(&Json) -> Result<T, Error>,
     ) -> T {
         if self.value(i).is_none() {
             self.absent(i, Some(name));
@@ -378,19 +635,22 @@ impl<'a> Fields<'a> {
 }
 
 /// The entries of an object whose keys none of `fields` names (a `#[serde(flatten)]` map).
-pub(crate) fn rest(v: &Value, fields: &[&[&str]]) -> BTreeMap<String, Value> {
+pub(crate) fn rest(v: &Json, fields: &[&[&str]]) -> SortedMap<String, Json> {
     match v {
-        Value::Object(m) => m
+        Json::Object(m) => m
             .iter()
             .filter(|(k, _)| !fields.iter().any(|n| n.contains(&k.as_str())))
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect(),
-        _ => BTreeMap::new(),
+        _ => SortedMap::new(),
     }
 }
 
 /// The entries of `m` but `skip` (an internally tagged enum's buffered content).
-pub(crate) fn entries_but<'a>(m: &'a Map<String, Value>, skip: &str) -> Vec<(&'a str, &'a Value)> {
+pub(crate) fn entries_but<'a>(
+    m: &'a SortedMap<String, Json>,
+    skip: &str,
+) -> Vec<(&'a str, &'a Json)> {
     m.iter()
         .filter(|(k, _)| k.as_str() != skip)
         .map(|(k, v)| (k.as_str(), v))

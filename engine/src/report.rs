@@ -2,6 +2,7 @@
 
 use crate::input::{Diagnostic, Input};
 use crate::json_out::ToJson;
+use crate::options_json::Json;
 use crate::{disruption, placement, rollout};
 use chrono::{DateTime, Utc};
 use serde::Serialize;
@@ -20,7 +21,7 @@ pub struct EvaluateOptions {
 impl EvaluateOptions {
     /// Builds every engine's options from one JSON object (`{"at": "...", ...}`); each engine
     /// reads the keys it knows.
-    pub fn from_json(value: &serde_json::Value) -> Result<Self, String> {
+    pub fn from_json(value: &Json) -> Result<Self, String> {
         Ok(EvaluateOptions {
             place: options_from_json(value)?,
             budgets: options_from_json(value)?,
@@ -30,7 +31,11 @@ impl EvaluateOptions {
 
     /// Default options of every engine at `at`.
     pub fn at(at: DateTime<Utc>) -> Self {
-        let v = serde_json::json!({ "at": at.to_rfc3339() });
+        let v = Json::Object(
+            [("at".to_string(), Json::Str(at.to_rfc3339()))]
+                .into_iter()
+                .collect(),
+        );
         // Every engine's options must be constructible from `at` alone.
         match Self::from_json(&v) {
             Ok(o) => o,
@@ -41,10 +46,10 @@ impl EvaluateOptions {
 
 /// Decodes an engine's options from a JSON object, with a message naming the bad option.
 /// Reads the object in place: no copy of it per engine. Same acceptance and messages as the
-/// types' serde `Deserialize` (see [`crate::options_json`] for why not serde).
-pub fn options_from_json<T: crate::options_json::FromJson>(
-    value: &serde_json::Value,
-) -> Result<T, String> {
+/// types' serde `Deserialize` over a `serde_json::Value` (see [`crate::options_json`] for why
+/// not serde). Callers holding JSON text read it with [`Json::parse`], callers holding a
+/// `serde_json::Value` convert it with `Json::from`.
+pub fn options_from_json<T: crate::options_json::FromJson>(value: &Json) -> Result<T, String> {
     T::from_json(value).map_err(|e| format!("invalid options: {e}"))
 }
 

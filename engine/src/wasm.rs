@@ -4,6 +4,7 @@
 //! result; only API misuse throws.
 
 use crate::json_out::ToJson;
+use crate::options_json::Json;
 use crate::report::{options_from_json, EvaluateOptions};
 use crate::Source;
 use wasm_bindgen::prelude::*;
@@ -18,34 +19,37 @@ use wasm_bindgen::prelude::*;
 /// `options.source` names the YAML in diagnostics, as a file name does on the CLI.
 /// `source` stays in the object (every engine ignores keys it does not know): removing it
 /// cost the map's removal code in the wasm.
-fn options_and_source(options: Option<String>) -> Result<(serde_json::Value, String), JsError> {
+fn options_and_source(options: Option<String>) -> Result<(Json, String), JsError> {
     let value = options_json(options)?;
     let source = match value.get("source") {
-        None | Some(serde_json::Value::Null) => "input".to_string(),
-        Some(serde_json::Value::String(s)) => s.clone(),
+        None | Some(Json::Null) => "input".to_string(),
+        Some(Json::Str(s)) => s.clone(),
         Some(_) => return Err(JsError::new("options.source must be a string")),
     };
     Ok((value, source))
 }
 
-fn options_json(options: Option<String>) -> Result<serde_json::Value, JsError> {
-    let mut value: serde_json::Value = match options.as_deref() {
-        None | Some("") => serde_json::Value::Object(Default::default()),
-        Some(text) => serde_json::from_str(text)
+/// The options text read as [`Json`] by the engine's YAML reader (JSON is YAML flow syntax):
+/// serde_json's parser and `Value` cost ~30 KB of wasm. A syntax error is the YAML reader's
+/// message; the npm wrapper always passes `JSON.stringify` output.
+fn options_json(options: Option<String>) -> Result<Json, JsError> {
+    let mut value = match options.as_deref() {
+        None | Some("") => Json::Null,
+        Some(text) => Json::parse(text)
             .map_err(|e| JsError::new(&format!("options must be an object: {e}")))?,
     };
     if value.is_null() {
-        value = serde_json::Value::Object(Default::default());
+        value = Json::Object(Default::default());
     }
-    let Some(obj) = value.as_object_mut() else {
+    let Json::Object(obj) = &mut value else {
         return Err(JsError::new("options must be an object"));
     };
     match obj.get("at") {
-        None | Some(serde_json::Value::Null) => {
+        None | Some(Json::Null) => {
             let now = js_sys::Date::new_0().to_iso_string();
-            obj.insert("at".into(), serde_json::Value::String(now.into()));
+            obj.insert("at".into(), Json::Str(now.into()));
         }
-        Some(serde_json::Value::String(_)) => {}
+        Some(Json::Str(_)) => {}
         Some(_) => return Err(JsError::new("options.at must be an RFC 3339 string")),
     }
     Ok(value)

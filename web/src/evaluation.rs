@@ -3,7 +3,7 @@
 
 use crate::state::State;
 use chrono::{DateTime, SecondsFormat, Utc};
-use fleet_policy::{Diagnostic, EvaluateOptions, Input, RolloutOptions, Source};
+use fleet_policy::{Diagnostic, EvaluateOptions, Input, Json, RolloutOptions, Source};
 use serde_json::{json, Value};
 
 /// Editor (source) names; diagnostics carry them back to the right editor.
@@ -115,18 +115,20 @@ pub fn evaluate(state: &State, parsed_cache: &mut Parsed) -> Evaluation {
     let options = options_json(state, at);
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
-    let report = match EvaluateOptions::from_json(&options) {
-        Ok(o) => {
-            let r = fleet_policy::evaluate_input(input, &o);
-            errors = r.errors.clone();
-            warnings = r.warnings.clone();
-            serde_json::to_value(&r).unwrap_or(Value::Null)
-        }
-        Err(e) => {
-            errors.push(option_error(e));
-            Value::Null
-        }
-    };
+    // The engine reads JSON text (as the npm API does); `to_string` of a `Value` is valid JSON.
+    let report =
+        match Json::parse(&options.to_string()).and_then(|o| EvaluateOptions::from_json(&o)) {
+            Ok(o) => {
+                let r = fleet_policy::evaluate_input(input, &o);
+                errors = r.errors.clone();
+                warnings = r.warnings.clone();
+                serde_json::to_value(&r).unwrap_or(Value::Null)
+            }
+            Err(e) => {
+                errors.push(option_error(e));
+                Value::Null
+            }
+        };
     let observed_rollouts = state
         .what_if
         .observe
@@ -135,6 +137,7 @@ pub fn evaluate(state: &State, parsed_cache: &mut Parsed) -> Evaluation {
         .and_then(|t| {
             let mut o = options;
             o["observe"] = json!(t.to_rfc3339_opts(SecondsFormat::Secs, true));
+            let o = Json::parse(&o.to_string()).ok()?;
             let opts: RolloutOptions = fleet_policy::report::options_from_json(&o).ok()?;
             let r = fleet_policy::rollout::rollout(input, &opts);
             let v = serde_json::to_value(&r).ok()?;

@@ -81,7 +81,7 @@ fn read_sources(files: &[String]) -> Result<Vec<Source>, String> {
 fn options(
     common: &Common,
     extra: &[(&str, Option<&String>)],
-) -> Result<serde_json::Value, String> {
+) -> Result<fleet_policy::Json, String> {
     let at = match &common.at {
         Some(a) => chrono::DateTime::parse_from_rfc3339(a)
             .map_err(|e| format!("--at {a}: not an RFC 3339 time: {e}"))?
@@ -102,7 +102,8 @@ fn options(
         let value = serde_json::from_str(v).unwrap_or_else(|_| serde_json::Value::String(v.into()));
         map.insert(k.into(), value);
     }
-    Ok(serde_json::Value::Object(map))
+    // Typed as before (`--set` values that parse as JSON are JSON), then as the engine reads.
+    Ok(fleet_policy::Json::from(&serde_json::Value::Object(map)))
 }
 
 fn emit<T: Serialize + fleet_policy::json_out::ToJson>(

@@ -88,7 +88,7 @@ impl BudgetOptions {
 }
 
 impl crate::options_json::FromJson for BudgetOptions {
-    fn from_json(v: &serde_json::Value) -> Result<Self, serde_json::Error> {
+    fn from_json(v: &crate::options_json::Json) -> Result<Self, crate::options_json::Error> {
         use crate::options_json::{Fields, Via};
         let fields: &[&[&str]] = &[&["at"], &["horizon"], &["karpenterVersion"]];
         let mut f = Fields::read(v, "struct BudgetOptions", fields, Some(Via::Value))?;

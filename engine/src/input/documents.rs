@@ -464,7 +464,10 @@ pub fn yaml_to_json(text: &str) -> Result<serde_json::Value, String> {
 type Duplicates = Vec<(Span, String)>;
 
 /// Parses one YAML document into a [`Node`] tree with absolute line numbers.
-fn parse_yaml(text: &str, first_line: u32) -> Result<(Option<Node>, Duplicates), (Span, String)> {
+pub(crate) fn parse_yaml(
+    text: &str,
+    first_line: u32,
+) -> Result<(Option<Node>, Duplicates), (Span, String)> {
     let mut builder = Builder {
         line_offset: first_line.saturating_sub(1),
         ..Builder::default()

@@ -265,30 +265,28 @@ impl FromNode for DateTime<Utc> {
     }
 }
 
-impl FromNode for serde_json::Value {
-    /// Any value, typed as [`Node::to_json`] does except that a non-finite float is `null`
-    /// (serde_json's `Value` from `f64`), and with the key errors of the serde path.
+impl FromNode for crate::model::Opaque {
+    /// Any value; the errors `serde_json::Value`'s decoding had (a collection as a mapping
+    /// key), at the same path.
     fn from_node(node: &Node) -> Result<Self, DeError> {
-        use serde_json::Value as J;
-        Ok(match &node.value {
-            Value::Null => J::Null,
-            Value::Scalar(s) => match s.resolve() {
-                Resolved::Null => J::Null,
-                Resolved::Bool(b) => J::Bool(b),
-                Resolved::Int(i) => J::from(i),
-                Resolved::Float(f) => serde_json::Number::from_f64(f).map_or(J::Null, J::Number),
-                Resolved::Str(t) => J::String(t.to_owned()),
-            },
-            Value::Seq(_) => J::Array(Vec::from_node(node)?),
-            Value::Map(entries) => {
-                let mut m = serde_json::Map::new();
-                for (k, v) in entries {
-                    let key = key_str(k)?;
-                    m.insert(key.to_owned(), entry(k, v)?);
-                }
-                J::Object(m)
+        any_value(node).map(|()| crate::model::Opaque)
+    }
+}
+
+/// Checks that `node` could be a JSON value: its mapping keys, at any depth, are scalars.
+/// Entries and items in order, errors under their key or index (as the decoding of a
+/// `serde_json::Value` it replaces).
+fn any_value(node: &Node) -> Result<(), DeError> {
+    match &node.value {
+        Value::Null | Value::Scalar(_) => Ok(()),
+        Value::Seq(_) => each_item(node, &mut any_value),
+        Value::Map(entries) => {
+            for (k, v) in entries {
+                key_str(k)?;
+                any_value(v).map_err(|e| in_entry(e, k, v))?;
             }
-        })
+            Ok(())
+        }
     }
 }
 
@@ -425,9 +423,9 @@ pub fn invalid_type(node: &Node, expected: &'static str) -> DeError {
 /// first, and that can fail on its own (a collection used as a mapping key); that error wins.
 #[cold]
 pub fn no_variant_matches(node: &Node, name: &str) -> DeError {
-    match serde_json::Value::from_node(node) {
+    match any_value(node) {
         Err(e) => e,
-        Ok(_) => DeError::custom(format!(
+        Ok(()) => DeError::custom(format!(
             "data did not match any variant of untagged enum {name}"
         )),
     }
@@ -442,7 +440,7 @@ struct ArmHead {
     id: Option<Option<String>>,
     resource_type: Option<Option<String>>,
     e_tag: Option<Option<String>>,
-    system_data: Option<Option<serde_json::Value>>,
+    system_data: Option<Option<crate::model::Opaque>>,
     cluster: Option<Option<crate::model::rollout::ManagedClusterFacts>>,
 }
 

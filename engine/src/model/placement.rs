@@ -41,7 +41,7 @@ pub struct MemberCluster {
 pub struct MemberClusterSpec {
     /// `identity` (a subject; not read by the scheduler).
     #[serde(default)]
-    pub identity: Option<serde_json::Value>,
+    pub identity: Option<crate::model::Opaque>,
     /// `heartbeatPeriodSeconds` (not read by the scheduler).
     #[serde(default)]
     pub heartbeat_period_seconds: Option<i32>,
@@ -309,7 +309,7 @@ pub struct ClusterSelectorTerm {
     /// field: validation rejects it and the scheduler never sees it (as if pruned), so the
     /// term then gives its full weight (placement.md §1.2, §10.1).
     #[serde(default)]
-    pub metric_sorter: Option<serde_json::Value>,
+    pub metric_sorter: Option<crate::model::Opaque>,
 }
 
 /// `propertySelector`.

@@ -48,7 +48,7 @@ pub struct ArmResource<P> {
     pub e_tag: Option<String>,
     /// ARM `systemData` (ignored).
     #[serde(default)]
-    pub system_data: Option<serde_json::Value>,
+    pub system_data: Option<crate::model::Opaque>,
     /// ARM `properties`.
     pub properties: P,
     /// Our extension: facts about the member's AKS cluster (FleetMember only).
@@ -85,7 +85,7 @@ pub struct UpdateRunProperties {
     pub provisioning_state: Option<String>,
     /// Status (ignored: the engine simulates it).
     #[serde(default)]
-    pub status: Option<serde_json::Value>,
+    pub status: Option<crate::model::Opaque>,
 }
 
 /// `UpdateRunStrategy`.
@@ -111,10 +111,10 @@ pub struct UpdateStage {
     pub after_stage_wait_in_seconds: Option<i64>,
     /// Preview approval gates (accepted, not modelled: a warning says so).
     #[serde(default)]
-    pub before_gates: Option<serde_json::Value>,
+    pub before_gates: Option<crate::model::Opaque>,
     /// Preview approval gates (accepted, not modelled).
     #[serde(default)]
-    pub after_gates: Option<serde_json::Value>,
+    pub after_gates: Option<crate::model::Opaque>,
 }
 
 /// One update group.
@@ -128,10 +128,10 @@ pub struct UpdateGroup {
     pub max_concurrency: Option<IntOrString>,
     /// Preview approval gates (accepted, not modelled).
     #[serde(default)]
-    pub before_gates: Option<serde_json::Value>,
+    pub before_gates: Option<crate::model::Opaque>,
     /// Preview approval gates (accepted, not modelled).
     #[serde(default)]
-    pub after_gates: Option<serde_json::Value>,
+    pub after_gates: Option<crate::model::Opaque>,
 }
 
 /// `managedClusterUpdate`.
@@ -233,7 +233,7 @@ pub struct FleetMemberProperties {
     pub provisioning_state: Option<String>,
     /// Ignored.
     #[serde(default)]
-    pub status: Option<serde_json::Value>,
+    pub status: Option<crate::model::Opaque>,
 }
 
 /// Our extension on FleetMember: the AKS cluster facts an update run depends on (ARM
@@ -436,7 +436,7 @@ pub struct AutoUpgradeProfileProperties {
     pub provisioning_state: Option<String>,
     /// Ignored.
     #[serde(default)]
-    pub auto_upgrade_profile_status: Option<serde_json::Value>,
+    pub auto_upgrade_profile_status: Option<crate::model::Opaque>,
 }
 
 /// Our kind `AvailableVersions`: what `az aks get-versions` / the node image catalogue say is
@@ -564,10 +564,10 @@ pub struct RolloutStrategy {
     pub rolling_update: Option<RollingUpdateSpec>,
     /// Apply strategy (not used by rollouts).
     #[serde(default)]
-    pub apply_strategy: Option<serde_json::Value>,
+    pub apply_strategy: Option<crate::model::Opaque>,
     /// ReportDiff / others (not used by rollouts).
     #[serde(default)]
-    pub delete_strategy: Option<serde_json::Value>,
+    pub delete_strategy: Option<crate::model::Opaque>,
 }
 
 /// `spec.strategy.rollingUpdate`.

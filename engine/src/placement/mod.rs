@@ -85,7 +85,7 @@ impl PlaceOptions {
 }
 
 impl crate::options_json::FromJson for PlaceOptions {
-    fn from_json(v: &serde_json::Value) -> Result<Self, serde_json::Error> {
+    fn from_json(v: &crate::options_json::Json) -> Result<Self, crate::options_json::Error> {
         use crate::options_json::{Fields, Via};
         let mut f = Fields::read(v, "struct PlaceOptions", &[&["at"]], Some(Via::Value))?;
         let at = f.req(0, "at");

@@ -1,15 +1,12 @@
 //! Options of a rollout evaluation: the instant, the simulation inputs (durations, what-ifs)
 //! and the switches for rollout.md's [ASSUME] items, each with its stated default.
 
-use crate::json_out::ToJson;
 use crate::options_json::{
-    entries_but, rest, unit_enum, variant_identifier, Fields, FromJson, Via,
+    entries_but, rest, unit_enum, variant_identifier, Error, Fields, FromJson, Json, Via,
 };
 use crate::sorted_map::SortedMap;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
-use serde_json::{Error, Value};
-use std::collections::BTreeMap;
 
 /// Options of a rollout evaluation. Every field but `at` has a default, so the CLI's
 /// `--set key=value` and the wasm options object can set any subset.
@@ -61,7 +58,7 @@ pub struct RolloutOptions {
     /// merged into `azure` / `kubefleet` by [`RolloutOptions::resolved`]; the rest belong to
     /// other engines.
     #[serde(flatten, default, skip_serializing)]
-    pub extra: BTreeMap<String, serde_json::Value>,
+    pub extra: SortedMap<String, Json>,
 }
 
 fn string_or_list<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
@@ -83,15 +80,15 @@ fn string_or_list<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>,
 }
 
 /// [`string_or_list`] over a JSON value (the untagged enum's error when neither).
-fn one_or_many(v: &Value) -> Result<Vec<String>, Error> {
+fn one_or_many(v: &Json) -> Result<Vec<String>, Error> {
     match v {
-        Value::String(s) => Ok(s
+        Json::Str(s) => Ok(s
             .split(',')
             .map(str::trim)
             .filter(|x| !x.is_empty())
             .map(str::to_string)
             .collect()),
-        Value::Array(a) if a.iter().all(Value::is_string) => {
+        Json::Array(a) if a.iter().all(|x| matches!(x, Json::Str(_))) => {
             a.iter().map(String::from_json).collect()
         }
         _ => Err(<Error as serde::de::Error>::custom(
@@ -118,7 +115,7 @@ const ROLLOUT_FIELDS: &[&[&str]] = &[
 ];
 
 impl FromJson for RolloutOptions {
-    fn from_json(v: &Value) -> Result<Self, Error> {
+    fn from_json(v: &Json) -> Result<Self, Error> {
         // `extra` is flattened: serde reads the struct as a map only (no array form).
         let mut f = Fields::read(v, "struct RolloutOptions", ROLLOUT_FIELDS, None)?;
         let out = RolloutOptions {
@@ -165,40 +162,40 @@ impl RolloutOptions {
             horizon_days: default_horizon_days(),
             azure: AzureOptions::default(),
             kubefleet: KubeFleetOptions::default(),
-            extra: BTreeMap::new(),
+            extra: SortedMap::new(),
         }
     }
 
     /// Merges dotted keys (`azure.fourHourBoundaryInclusive: false`) into the nested switches.
     pub fn resolved(&self) -> Result<RolloutOptions, String> {
-        let mut out = self.clone();
-        // As JSON text read back (not `serde_json::to_value`: serde's serializer for these
-        // types was ~3 KB of the wasm, and the text reader is there anyway for the options).
-        let value = |v: &dyn ToJson| serde_json::from_str::<Value>(&crate::json_out::to_string(v));
-        let mut azure = value(&self.azure).map_err(|e| e.to_string())?;
-        let mut kf = value(&self.kubefleet).map_err(|e| e.to_string())?;
+        // The dotted keys of each group, as an object of the switches they set (`extra` is
+        // sorted, so each object is too): read over the current switches, this is reading
+        // the whole merged object, as the switches already hold valid values.
+        let mut azure = Vec::new();
+        let mut kf = Vec::new();
         for (k, v) in &self.extra {
-            let (target, key) = if let Some(k) = k.strip_prefix("azure.") {
-                (&mut azure, k)
+            let (target, fields, key) = if let Some(k) = k.strip_prefix("azure.") {
+                (&mut azure, AZURE_FIELDS, k)
             } else if let Some(k) = k.strip_prefix("kubefleet.") {
-                (&mut kf, k)
+                (&mut kf, KUBEFLEET_FIELDS, k)
             } else {
                 continue;
             };
-            match target.as_object_mut() {
-                Some(o) if o.contains_key(key) => {
-                    // `--set` passes bare words as strings; booleans and numbers arrive typed.
-                    o.insert(key.to_string(), v.clone());
-                }
-                _ => return Err(format!("unknown rollout option \"{k}\"")),
+            if !fields.iter().any(|f| f.contains(&key)) {
+                return Err(format!("unknown rollout option \"{k}\""));
             }
+            // `--set` passes bare words as strings; booleans and numbers arrive typed.
+            target.push((key.to_string(), v.clone()));
         }
+        let mut out = self.clone();
         // Read as the options object reads them (options_from_json).
-        out.azure =
-            AzureOptions::from_json(&azure).map_err(|e| format!("invalid rollout option: {e}"))?;
-        out.kubefleet =
-            KubeFleetOptions::from_json(&kf).map_err(|e| format!("invalid rollout option: {e}"))?;
-        out.extra.clear();
+        let azure = Json::Object(SortedMap::from_entries(azure));
+        out.azure = AzureOptions::read(&azure, self.azure.clone())
+            .map_err(|e| format!("invalid rollout option: {e}"))?;
+        let kf = Json::Object(SortedMap::from_entries(kf));
+        out.kubefleet = KubeFleetOptions::read(&kf, self.kubefleet.clone())
+            .map_err(|e| format!("invalid rollout option: {e}"))?;
+        out.extra = SortedMap::new();
         Ok(out)
     }
 }
@@ -291,14 +288,14 @@ const WHAT_IF_ACTIONS: &[&str] = &[
 impl FromJson for WhatIf {
     /// serde's internally tagged enum: the tag first (an object's `action`, or an array's
     /// first element), then the variant's fields from the rest, through serde's `Content`.
-    fn from_json(v: &Value) -> Result<Self, Error> {
+    fn from_json(v: &Json) -> Result<Self, Error> {
         let missing = || <Error as serde::de::Error>::missing_field("action");
         let (tag, body) = match v {
-            Value::Object(m) => match m.get("action") {
+            Json::Object(m) => match m.get("action") {
                 Some(t) => (t, Body::Entries(entries_but(m, "action"))),
                 None => return Err(missing()),
             },
-            Value::Array(a) => match a.split_first() {
+            Json::Array(a) => match a.split_first() {
                 Some((t, rest)) => (t, Body::Elements(rest)),
                 None => return Err(missing()),
             },
@@ -378,13 +375,13 @@ impl FromJson for WhatIf {
 
 /// A tagged variant's fields: an object's other entries or an array's other elements.
 enum Body<'a> {
-    Entries(Vec<(&'a str, &'a Value)>),
-    Elements(&'a [Value]),
+    Entries(Vec<(&'a str, &'a Json)>),
+    Elements(&'a [Json]),
 }
 
 impl ConditionChange {
     /// As serde reads it inside a tagged variant (through `Content`).
-    fn from_content(v: &Value) -> Result<Self, Error> {
+    fn from_content(v: &Json) -> Result<Self, Error> {
         let fields: &[&[&str]] = &[&["type"], &["status"]];
         let mut f = Fields::read(v, "struct ConditionChange", fields, Some(Via::Content))?;
         let out = ConditionChange {
@@ -423,7 +420,7 @@ pub enum SkipTarget {
 }
 
 /// How groups with unstarted members look after a failure elsewhere (R-AZ-41).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, ToJson)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
 pub enum SiblingGroupsOnFailure {
     /// `Stopped` (default).
     Stopped,
@@ -432,7 +429,7 @@ pub enum SiblingGroupsOnFailure {
 }
 
 /// What to do with members whose group the strategy does not name (R-AZ-9).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, ToJson)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub enum UngroupedMembers {
     /// List them as excluded (default).
@@ -442,7 +439,7 @@ pub enum UngroupedMembers {
 }
 
 /// Severity of a strategy group that matches no member (R-AZ-8).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, ToJson)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub enum EmptyGroups {
     /// An error: the run is not planned (default, as Azure is believed to reject it).
@@ -452,7 +449,7 @@ pub enum EmptyGroups {
 }
 
 /// Run state when every stage was skipped (R-AZ-44).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, ToJson)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
 pub enum AllSkippedRunState {
     /// `Skipped` (default).
     Skipped,
@@ -461,7 +458,7 @@ pub enum AllSkippedRunState {
 }
 
 /// Order inside one bucket (R-AZ-33).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, ToJson)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
 pub enum TieBreak {
     /// `bucket,windowStart,name` (default): bucket-2 members by next window start, then name.
     #[serde(rename = "bucket,windowStart,name")]
@@ -472,7 +469,7 @@ pub enum TieBreak {
 }
 
 /// Azure assumption switches (rollout.md Part C), defaults as stated there.
-#[derive(Debug, Clone, PartialEq, Deserialize, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct AzureOptions {
     /// R-AZ-31: a window opening exactly at t+4h is bucket 2 (true).
@@ -513,7 +510,7 @@ impl Default for AzureOptions {
 }
 
 /// What a RollingUpdate simulation models (R-KF-44 / R-KF-45).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, ToJson)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub enum RollingChange {
     /// A resource change on clusters that already hold the resources: waves (default).
@@ -523,7 +520,7 @@ pub enum RollingChange {
 }
 
 /// KubeFleet switches.
-#[derive(Debug, Clone, PartialEq, Deserialize, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct KubeFleetOptions {
     /// R-KF-7: reject duplicate stage names, stricter than KubeFleet (true).
@@ -579,22 +576,31 @@ unit_enum!(RollingChange {
     FirstPlacement = "firstPlacement",
 });
 
-impl FromJson for AzureOptions {
-    /// `#[serde(default)]` on the struct: every absent field takes the default's value.
-    fn from_json(v: &Value) -> Result<Self, Error> {
-        let fields: &[&[&str]] = &[
-            &["fourHourBoundaryInclusive"],
-            &["tieBreak"],
-            &["reevaluateBucketsEachPick"],
-            &["skippedStageRunsWait"],
-            &["siblingGroupsOnFailure"],
-            &["ungroupedMembers"],
-            &["allStagesSkippedRunState"],
-            &["emptyGroups"],
-            &["afterStageWaitWarnSeconds"],
-        ];
-        let mut f = Fields::read(v, "struct AzureOptions", fields, Some(Via::Value))?;
-        let d = AzureOptions::default();
+/// AzureOptions' fields (camelCase), in declaration order.
+const AZURE_FIELDS: &[&[&str]] = &[
+    &["fourHourBoundaryInclusive"],
+    &["tieBreak"],
+    &["reevaluateBucketsEachPick"],
+    &["skippedStageRunsWait"],
+    &["siblingGroupsOnFailure"],
+    &["ungroupedMembers"],
+    &["allStagesSkippedRunState"],
+    &["emptyGroups"],
+    &["afterStageWaitWarnSeconds"],
+];
+
+/// KubeFleetOptions' fields (camelCase), in declaration order.
+const KUBEFLEET_FIELDS: &[&[&str]] = &[
+    &["rejectDuplicateStageNames"],
+    &["stuckThreshold"],
+    &["rollingChange"],
+    &["untrackableResources"],
+];
+
+impl AzureOptions {
+    /// Reads `v` as `from_json` does, absent fields taken from `d`.
+    fn read(v: &Json, d: AzureOptions) -> Result<Self, Error> {
+        let mut f = Fields::read(v, "struct AzureOptions", AZURE_FIELDS, Some(Via::Value))?;
         let out = AzureOptions {
             four_hour_boundary_inclusive: f.or(0, d.four_hour_boundary_inclusive),
             tie_break: f.or(1, d.tie_break),
@@ -611,17 +617,22 @@ impl FromJson for AzureOptions {
     }
 }
 
-impl FromJson for KubeFleetOptions {
+impl FromJson for AzureOptions {
     /// `#[serde(default)]` on the struct: every absent field takes the default's value.
-    fn from_json(v: &Value) -> Result<Self, Error> {
-        let fields: &[&[&str]] = &[
-            &["rejectDuplicateStageNames"],
-            &["stuckThreshold"],
-            &["rollingChange"],
-            &["untrackableResources"],
-        ];
-        let mut f = Fields::read(v, "struct KubeFleetOptions", fields, Some(Via::Value))?;
-        let d = KubeFleetOptions::default();
+    fn from_json(v: &Json) -> Result<Self, Error> {
+        Self::read(v, AzureOptions::default())
+    }
+}
+
+impl KubeFleetOptions {
+    /// Reads `v` as `from_json` does, absent fields taken from `d`.
+    fn read(v: &Json, d: KubeFleetOptions) -> Result<Self, Error> {
+        let mut f = Fields::read(
+            v,
+            "struct KubeFleetOptions",
+            KUBEFLEET_FIELDS,
+            Some(Via::Value),
+        )?;
         let out = KubeFleetOptions {
             reject_duplicate_stage_names: f.or(0, d.reject_duplicate_stage_names),
             stuck_threshold: f.or(1, d.stuck_threshold),
@@ -630,5 +641,12 @@ impl FromJson for KubeFleetOptions {
         };
         f.finish()?;
         Ok(out)
+    }
+}
+
+impl FromJson for KubeFleetOptions {
+    /// `#[serde(default)]` on the struct: every absent field takes the default's value.
+    fn from_json(v: &Json) -> Result<Self, Error> {
+        Self::read(v, KubeFleetOptions::default())
     }
 }
