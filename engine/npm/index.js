@@ -91,7 +91,8 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}
 // Options are a plain object; `at` may be a Date or an RFC 3339 string (default: now).
 // Each engine checks the types of its own switches; a mismatch is rethrown as a TypeError.
 function normaliseOptions(fn, options) {
-  if (options === undefined || options === null) return undefined;
+  // "Now" is read here, not in the engine: the evaluation time is always an explicit input.
+  if (options === undefined || options === null) return { at: new Date().toISOString() };
   if (typeof options !== 'object' || Array.isArray(options) || options instanceof Date) {
     throw new TypeError(`fleet-policy: ${fn}(yaml, options?): options must be an object, got ${describe(options)}`);
   }
@@ -104,7 +105,7 @@ function normaliseOptions(fn, options) {
   } else if (out.at !== undefined && out.at !== null && typeof out.at !== 'string') {
     throw new TypeError(`fleet-policy: ${fn}(): options.at must be a Date or an RFC 3339 string, got ${describe(out.at)}`);
   }
-  if (out.at === null) delete out.at;
+  if (out.at === undefined || out.at === null) out.at = new Date().toISOString();
   if (typeof out.at === 'string' && !RFC3339.test(out.at)) {
     throw new TypeError(`fleet-policy: ${fn}(): options.at must be an RFC 3339 time such as 2026-01-01T09:00:00Z, got ${JSON.stringify(out.at)}`);
   }
@@ -123,7 +124,7 @@ function call(fn, impl, yaml, options) {
   checkReady(fn);
   let json;
   try {
-    json = impl(yaml, opts === undefined ? undefined : JSON.stringify(opts));
+    json = impl(yaml, JSON.stringify(opts));
   } catch (e) {
     throwTrap(fn, e);
     // The engine throws only for options it cannot decode; input errors are in the result.

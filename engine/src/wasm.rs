@@ -14,8 +14,8 @@ use wasm_bindgen::prelude::*;
 // engine's native JSON parser is far faster for large results than building the objects
 // property by property through wasm-bindgen calls, and the text is exactly the CLI's JSON.
 
-/// Builds the options JSON object: the caller's options with `at` defaulting to the current
-/// time (the boundary is the one place where "now" is read). Returns the source name too:
+/// Reads the options JSON object, which must carry `at` (the npm wrapper fills in the current
+/// time: the JS boundary is the one place where "now" is read). Returns the source name too:
 /// `options.source` names the YAML in diagnostics, as a file name does on the CLI.
 /// `source` stays in the object (every engine ignores keys it does not know): removing it
 /// cost the map's removal code in the wasm.
@@ -44,15 +44,15 @@ fn options_json(options: Option<String>) -> Result<Json, JsError> {
     let Json::Object(obj) = &mut value else {
         return Err(JsError::new("options must be an object"));
     };
+    // "Now" is read by the npm wrapper (engine/npm/index.js), the one caller: reading the
+    // clock here took js-sys and wasm-bindgen's closure shims (~1 KB of the gzipped .wasm).
     match obj.get("at") {
-        None | Some(Json::Null) => {
-            let now = js_sys::Date::new_0().to_iso_string();
-            obj.insert("at".into(), Json::Str(now.into()));
-        }
-        Some(Json::Str(_)) => {}
-        Some(_) => return Err(JsError::new("options.at must be an RFC 3339 string")),
+        Some(Json::Str(_)) => Ok(value),
+        None | Some(Json::Null) => Err(JsError::new(
+            "options.at is required (the npm wrapper passes the current time)",
+        )),
+        Some(_) => Err(JsError::new("options.at must be an RFC 3339 string")),
     }
-    Ok(value)
 }
 
 /// The result as compact JSON, written by [`ToJson`] (serde_json's bytes, without serde's

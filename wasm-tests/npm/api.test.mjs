@@ -111,6 +111,17 @@ test('budgets: docs example with three budgets over 19 nodes, at midday and just
   assert.equal(midnight.nextChange, '2026-03-04T00:10:00Z');
 });
 
+test('without options.at the evaluation instant is now (read by the wrapper, to the millisecond)', () => {
+  const yaml = example('docs-budgets-three-budgets.yaml');
+  for (const options of [undefined, {}, { at: null }]) {
+    const before = Date.now();
+    const r = fp.budgets(yaml, options);
+    const after = Date.now();
+    const at = Date.parse(r.at);
+    assert.ok(at >= before - 1 && at <= after + 1, `${r.at} not in [${before}, ${after}]`);
+  }
+});
+
 test('budgets: docs example blocking business hours — 0 until 17:00, then 10% of 30 = 3', () => {
   const np = fp.budgets(example('docs-budgets-business-hours.yaml'), { at: '2026-03-04T12:00:00Z' }).nodePools[0];
   assert.deepEqual(allowed(np), { Drifted: 0, Empty: 0, Underutilized: 0 });

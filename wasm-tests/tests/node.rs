@@ -15,6 +15,6 @@ fn bad_yaml_is_an_error_value_with_position() {
 }
 
 #[wasm_bindgen_test]
-fn options_default_to_now_and_misuse_throws() {
-    common::options_default_to_now_and_misuse_throws();
+fn options_need_at_and_misuse_throws() {
+    common::options_need_at_and_misuse_throws();
 }

@@ -87,9 +87,11 @@ pub fn bad_yaml_is_an_error_value_with_position() {
     );
 }
 
-pub fn options_default_to_now_and_misuse_throws() {
-    let r = wasm::place(FLEET, None);
-    assert!(r.is_ok());
+pub fn options_need_at_and_misuse_throws() {
+    // The npm wrapper passes the current time; the raw binding requires it.
+    assert!(wasm::place(FLEET, None).is_err());
+    assert!(wasm::place(FLEET, Some("{}".into())).is_err());
+    assert!(wasm::place(FLEET, Some(r#"{"at":"2025-06-02T00:00:00Z"}"#.into())).is_ok());
     assert!(wasm::place(FLEET, Some(r#"{"at":5}"#.into())).is_err());
     assert!(wasm::place(FLEET, Some("[]".into())).is_err());
     assert_eq!(wasm::version(), fleet_policy::VERSION);
