@@ -81,15 +81,17 @@ impl Threshold {
 /// The integer view of a fleet (cluster `i` here is `Fleet::clusters[i]`).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct FleetIndex {
-    keys: HashMap<String, u32>,
-    values: HashMap<String, u32>,
+    // Ids are stored as usize (read as u32): `HashMap<String, usize>` is a table type the wasm
+    // already has (yaml-rust2's anchors), a u32 map would add its own copy of hashbrown's code.
+    keys: HashMap<String, usize>,
+    values: HashMap<String, usize>,
     /// Label values by id.
     value_names: Vec<String>,
     /// Cluster `i`'s labels are `label_pairs[label_start[i]..label_start[i + 1]]`, by key id.
     label_start: Vec<u32>,
     label_pairs: Vec<(u32, u32)>,
     /// Property ids per [`Space`].
-    properties: [HashMap<String, u32>; 4],
+    properties: [HashMap<String, usize>; 4],
     /// Cluster `i`'s values are `cells[cell_start[i]..cell_start[i + 1]]`, by property id.
     cell_start: Vec<u32>,
     cells: Vec<(u32, Cell)>,
@@ -116,13 +118,13 @@ pub struct FleetIndex {
     taint_parts: Vec<[Arc<str>; 3]>,
 }
 
-fn intern(map: &mut HashMap<String, u32>, s: &str) -> u32 {
+fn intern(map: &mut HashMap<String, usize>, s: &str) -> u32 {
     if let Some(&id) = map.get(s) {
-        return id;
+        return id as u32;
     }
-    let id = map.len() as u32;
+    let id = map.len();
     map.insert(s.to_string(), id);
-    id
+    id as u32
 }
 
 /// A value seen while building: property id, its text slot (None: not a quantity), float.
@@ -342,9 +344,9 @@ impl FleetIndex {
             return;
         };
         let id = match ids.get(name) {
-            Some(&id) => id,
+            Some(&id) => id as u32,
             None => {
-                ids.insert(name.to_string(), next);
+                ids.insert(name.to_string(), next as usize);
                 distinct.push(Distinct::default());
                 next
             }
@@ -366,12 +368,12 @@ impl FleetIndex {
 
     /// Id of a label key, if some cluster has it.
     pub fn key_id(&self, key: &str) -> Option<u32> {
-        self.keys.get(key).copied()
+        self.keys.get(key).map(|&id| id as u32)
     }
 
     /// Id of a label value, if some cluster has it.
     pub fn value_id(&self, value: &str) -> Option<u32> {
-        self.values.get(value).copied()
+        self.values.get(value).map(|&id| id as u32)
     }
 
     /// The label value with id `id`.
@@ -428,7 +430,7 @@ impl FleetIndex {
         self.properties
             .get(usize::from(space.code()))?
             .get(name)
-            .copied()
+            .map(|&id| id as u32)
     }
 
     /// Whether some cluster publishes property `id` with a value that is not a quantity.
