@@ -12,6 +12,7 @@ use super::{status, taints, CycleError};
 use crate::model::placement::Toleration;
 use rustc_hash::FxHashMap;
 use std::cmp::{Ordering, Reverse};
+use std::collections::HashMap;
 use std::sync::Arc;
 
 /// At most this many unselected decisions are written (`maxUnselectedClusterDecisionCount`).
@@ -115,9 +116,11 @@ struct Classified {
 
 fn classify(fleet: &Fleet, bindings: &[ExistingBinding]) -> Classified {
     let mut out = Classified::default();
-    let mut seen = std::collections::HashSet::new();
-    for b in bindings {
-        if b.deleting || !seen.insert(b.cluster.as_str()) {
+    // Cluster → binding position: a `HashMap<&str, usize>` shares its table code with the
+    // placement index's (a `HashSet<&str>` would add a copy to the wasm).
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    for (pos, b) in bindings.iter().enumerate() {
+        if b.deleting || seen.insert(b.cluster.as_str(), pos).is_some() {
             continue;
         }
         let idx = fleet.index_of(&b.cluster);
@@ -493,9 +496,10 @@ fn pick_fixed(fleet: &Fleet, policy: &Policy, cls: &Classified, r: &mut Placemen
     let mut valid = Vec::new();
     let mut invalid = Vec::new();
     let mut not_found = Vec::new();
-    let mut seen = std::collections::HashSet::new();
-    for n in &policy.cluster_names {
-        if !seen.insert(n.as_str()) {
+    // Name → position, a map rather than a set for the wasm's size (as in `classify`).
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    for (i, n) in policy.cluster_names.iter().enumerate() {
+        if seen.insert(n.as_str(), i).is_some() {
             continue;
         }
         match fleet.index_of(n) {
