@@ -613,18 +613,20 @@ fn spread_groups(
     pool: &[usize],
     affinity: &[i32],
 ) -> Option<Vec<Vec<usize>>> {
-    let mut slot: FxHashMap<u64, usize> = FxHashMap::default();
-    let mut groups: Vec<Vec<usize>> = Vec::new();
+    // Members by domain tuple, and the tuples in first-seen order (the groups' order): a
+    // `FxHashMap<u64, Vec<usize>>` is a table type the wasm already has (the rollout's
+    // window store), a tuple → group index map would add its own copy of hashbrown's code.
+    let mut by_key: FxHashMap<u64, Vec<usize>> = FxHashMap::default();
+    let mut order: Vec<u64> = Vec::new();
     for &i in pool {
         let key = policy.spread.domain_tuple(i)?;
-        let g = *slot.entry(key).or_insert_with(|| {
-            groups.push(Vec::new());
-            groups.len() - 1
-        });
-        if let Some(members) = groups.get_mut(g) {
-            members.push(i);
+        let members = by_key.entry(key).or_default();
+        if members.is_empty() {
+            order.push(key);
         }
+        members.push(i);
     }
+    let mut groups: Vec<Vec<usize>> = order.iter().filter_map(|k| by_key.remove(k)).collect();
     for members in &mut groups {
         // Keys worked out once, not per comparison.
         let mut keyed: Vec<_> = members

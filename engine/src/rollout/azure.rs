@@ -79,8 +79,11 @@ pub(crate) struct AzureInput<'a> {
 struct WindowStore {
     windows: Vec<MaintenanceWindow>,
     by_value: FxHashMap<u64, Vec<usize>>,
-    /// Window indices by [`encode_content`] of the node.
-    by_node: FxHashMap<Box<[u8]>, usize>,
+    /// Positions in `nodes` by the hash of the encoding: the table type of `by_value` (a map
+    /// keyed by the bytes would add its own copy of hashbrown's code to the wasm).
+    by_node: FxHashMap<u64, Vec<usize>>,
+    /// [`encode_content`] of each distinct node seen, and its window's index.
+    nodes: Vec<(Box<[u8]>, usize)>,
     scratch: Vec<u8>,
 }
 
@@ -107,11 +110,21 @@ impl WindowStore {
         let mut key = std::mem::take(&mut self.scratch);
         key.clear();
         encode_content(node, &mut key);
-        let found = match self.by_node.get(key.as_slice()) {
-            Some(&i) => Some(i),
+        let h = rustc_hash::FxBuildHasher.hash_one(key.as_slice());
+        let seen = self.by_node.get(&h).and_then(|c| {
+            c.iter()
+                .find_map(|&j| self.nodes.get(j).filter(|(k, _)| **k == *key))
+                .map(|&(_, i)| i)
+        });
+        let found = match seen {
+            Some(i) => Some(i),
             None => MaintenanceWindow::from_node(node).ok().map(|w| {
                 let i = self.intern(w);
-                self.by_node.insert(key.as_slice().into(), i);
+                self.nodes.push((key.as_slice().into(), i));
+                self.by_node
+                    .entry(h)
+                    .or_default()
+                    .push(self.nodes.len() - 1);
                 i
             }),
         };
