@@ -10,8 +10,10 @@ use super::fleet::FleetCluster;
 use super::properties::CapacityType;
 use crate::input::quantity::Quantity;
 use crate::model::placement::Taint;
+use rustc_hash::{FxBuildHasher, FxHashMap};
 use std::cmp::Ordering;
 use std::collections::HashMap;
+use std::hash::BuildHasher;
 use std::sync::Arc;
 
 /// Rank of a published value that is not a quantity (reading it is an error).
@@ -149,7 +151,10 @@ impl FleetIndex {
         ix.label_start.push(0);
         ix.cell_start.push(0);
         ix.taint_start.push(0);
-        let mut taint_id: HashMap<(&str, &str, &str), u32> = HashMap::new();
+        // Taint ids by the hash of (key, value, effect), each tuple's candidates compared with
+        // `taint_parts`: the rollout's `FxHashMap<u64, Vec<usize>>` table type, where a map
+        // keyed by the tuple would add its own copy of hashbrown's code to the wasm.
+        let mut taint_id: FxHashMap<u64, Vec<usize>> = FxHashMap::default();
         let mut distinct: Vec<Distinct> = Vec::new();
         let mut raw: Vec<RawCell> = Vec::new();
         for c in clusters {
@@ -194,17 +199,24 @@ impl FleetIndex {
             ix.cell_start.push(raw.len() as u32);
 
             for t in &c.taints {
-                let key = (t.key.as_str(), t.value.as_str(), t.effect.as_str());
-                let id = *taint_id.entry(key).or_insert_with(|| {
-                    ix.taints.push(Arc::new(t.clone()));
-                    ix.taint_parts.push([
-                        Arc::from(t.key.as_str()),
-                        Arc::from(t.value.as_str()),
-                        Arc::from(t.effect.as_str()),
-                    ]);
-                    ix.taints.len() as u32 - 1
-                });
-                ix.taint_ids.push(id);
+                let key = [t.key.as_str(), t.value.as_str(), t.effect.as_str()];
+                let ids = taint_id.entry(FxBuildHasher.hash_one(key)).or_default();
+                let parts = &ix.taint_parts;
+                let same = |&id: &usize| {
+                    parts
+                        .get(id)
+                        .is_some_and(|p| p.iter().map(|s| &**s).eq(key))
+                };
+                let id = match ids.iter().copied().find(same) {
+                    Some(id) => id,
+                    None => {
+                        ix.taints.push(Arc::new(t.clone()));
+                        ix.taint_parts.push(key.map(Arc::from));
+                        ids.push(ix.taints.len() - 1);
+                        ix.taints.len() - 1
+                    }
+                };
+                ix.taint_ids.push(id as u32);
             }
             ix.taint_start.push(ix.taint_ids.len() as u32);
 

@@ -383,7 +383,10 @@ pub(crate) fn read<'a>(input: &super::Docs<'a>, ctx: &mut Ctx) -> AzureInput<'a>
     // Sized once: a member is large, and fleets have thousands.
     let n = docs.size_hint().0;
     let mut members: Vec<FleetMember<'a>> = Vec::with_capacity(n);
-    let mut by_name: FxHashMap<Cow<'a, str>, usize> =
+    // Member positions by the hash of the name (candidates compared by name): the window
+    // store's table type, where a map keyed by the name would add its own copy of hashbrown's
+    // code to the wasm.
+    let mut by_name: FxHashMap<u64, Vec<usize>> =
         FxHashMap::with_capacity_and_hasher(n, Default::default());
     let mut store = WindowStore::default();
     for doc in docs {
@@ -402,7 +405,14 @@ pub(crate) fn read<'a>(input: &super::Docs<'a>, ctx: &mut Ctx) -> AzureInput<'a>
         };
         let name = &member.name;
         let group = &member.group;
-        if let Some(prev) = by_name.get(name).and_then(|i| members.get(*i)) {
+        let positions = by_name
+            .entry(rustc_hash::FxBuildHasher.hash_one(&**name))
+            .or_default();
+        let prev = positions
+            .iter()
+            .filter_map(|&i| members.get(i))
+            .find(|m| m.name == *name);
+        if let Some(prev) = prev {
             let msg = if prev.group != *group {
                 format!(
                     "member \"{name}\" is listed twice with different groups; a member belongs to at most one group"
@@ -413,7 +423,7 @@ pub(crate) fn read<'a>(input: &super::Docs<'a>, ctx: &mut Ctx) -> AzureInput<'a>
             ctx.layered(doc, "metadata.name", Layer::Engine, msg);
             continue;
         }
-        by_name.insert(name.clone(), members.len());
+        positions.push(members.len());
         members.push(member);
     }
     members.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
