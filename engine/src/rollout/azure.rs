@@ -1019,7 +1019,36 @@ fn duration_of(
 
 /// Parsed versions by their text (a fleet runs a few versions; parsing each member's was a
 /// visible part of planning).
-type VersionCache<'m> = FxHashMap<&'m str, Option<channels::Version>>;
+/// Parsed control-plane versions by text. Looked up through the hash of the text (candidates
+/// compared by text): the window store's table type, where a map keyed by the text would add
+/// its own copy of hashbrown's code to the wasm.
+#[derive(Default)]
+struct VersionCache<'m> {
+    by_hash: FxHashMap<u64, Vec<usize>>,
+    parsed: Vec<(&'m str, Option<channels::Version>)>,
+}
+
+impl<'m> VersionCache<'m> {
+    /// `channels::Version::parse(text)`, parsed once per distinct text.
+    fn get(&mut self, text: &'m str) -> Option<channels::Version> {
+        let ids = self
+            .by_hash
+            .entry(rustc_hash::FxBuildHasher.hash_one(text))
+            .or_default();
+        let parsed = &mut self.parsed;
+        if let Some(&(_, v)) = ids
+            .iter()
+            .filter_map(|&i| parsed.get(i))
+            .find(|(t, _)| *t == text)
+        {
+            return v;
+        }
+        let v = channels::Version::parse(text);
+        ids.push(parsed.len());
+        parsed.push((text, v));
+        v
+    }
+}
 
 // Not inlined into its one caller: the wasm is smaller this way (measured, gzipped).
 #[inline(never)]
@@ -1065,9 +1094,7 @@ fn reason_for_upgrade<'m>(
             if !spec.check_rejections {
                 return (None, None);
             }
-            let parsed = *versions
-                .entry(cp)
-                .or_insert_with(|| channels::Version::parse(cp));
+            let parsed = versions.get(cp);
             let (Some(t), Some(c)) = (target_version, parsed) else {
                 return (None, None);
             };
