@@ -10,9 +10,10 @@ use super::report::{
 use super::spread::{self, Spread};
 use super::{status, taints, CycleError};
 use crate::model::placement::Toleration;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxBuildHasher, FxHashMap};
 use std::cmp::{Ordering, Reverse};
 use std::collections::HashMap;
+use std::hash::BuildHasher;
 use std::sync::Arc;
 
 /// At most this many unselected decisions are written (`maxUnselectedClusterDecisionCount`).
@@ -280,7 +281,11 @@ const MAX_SHARED_EXPLANATIONS: usize = 4096;
 #[derive(Default)]
 struct Explanations {
     misses: Vec<(usize, Miss)>,
-    shared: FxHashMap<Vec<(usize, Miss)>, Arc<[TermMismatch]>>,
+    /// Positions in `shared` by the hash of the misses (candidates compared by misses): the
+    /// wasm's `FxHashMap<u64, Vec<usize>>` table type, where a map keyed by the misses would
+    /// add its own copy of hashbrown's code.
+    by_hash: FxHashMap<u64, Vec<usize>>,
+    shared: Vec<(Vec<(usize, Miss)>, Arc<[TermMismatch]>)>,
 }
 
 impl Explanations {
@@ -291,7 +296,13 @@ impl Explanations {
         i: usize,
     ) -> Arc<[TermMismatch]> {
         required.misses(fleet, i, &mut self.misses);
-        if let Some(t) = self.shared.get(self.misses.as_slice()) {
+        let h = FxBuildHasher.hash_one(self.misses.as_slice());
+        let found = self.by_hash.get(&h).and_then(|c| {
+            c.iter()
+                .filter_map(|&j| self.shared.get(j))
+                .find(|(m, _)| *m == self.misses)
+        });
+        if let Some((_, t)) = found {
             return t.clone();
         }
         let terms: Arc<[TermMismatch]> = self
@@ -301,7 +312,8 @@ impl Explanations {
             .collect::<Vec<_>>()
             .into();
         if self.shared.len() < MAX_SHARED_EXPLANATIONS {
-            self.shared.insert(self.misses.clone(), terms.clone());
+            self.by_hash.entry(h).or_default().push(self.shared.len());
+            self.shared.push((self.misses.clone(), terms.clone()));
         }
         terms
     }
