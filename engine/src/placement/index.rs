@@ -135,7 +135,9 @@ type RawCell = (u32, Option<usize>, f64);
 /// Distinct values of one property while building: text → slot, and the value per slot.
 #[derive(Default)]
 struct Distinct<'a> {
-    slot_of: HashMap<&'a str, usize>,
+    // Owned keys (one copy per distinct text): `HashMap<String, usize>` is the interning
+    // maps' table type, a `&str`-keyed map would add its own copy of hashbrown's code.
+    slot_of: HashMap<String, usize>,
     values: Vec<&'a Quantity>,
 }
 
@@ -369,7 +371,7 @@ impl FleetIndex {
                 None => {
                     // Equal texts are equal quantities (parsing is a function of the text).
                     d.values.push(q);
-                    d.slot_of.insert(q.as_str(), d.values.len() - 1);
+                    d.slot_of.insert(q.as_str().to_string(), d.values.len() - 1);
                     d.values.len() - 1
                 }
             }),

@@ -117,13 +117,14 @@ struct Classified {
 
 fn classify(fleet: &Fleet, bindings: &[ExistingBinding]) -> Classified {
     let mut out = Classified::default();
-    // Cluster → binding position: a `HashMap<&str, usize>` shares its table code with the
+    // Cluster → binding position: a `HashMap<String, usize>` shares its table code with the
     // placement index's (a `HashSet<&str>` would add a copy to the wasm).
-    let mut seen: HashMap<&str, usize> = HashMap::new();
+    let mut seen: HashMap<String, usize> = HashMap::new();
     for (pos, b) in bindings.iter().enumerate() {
-        if b.deleting || seen.insert(b.cluster.as_str(), pos).is_some() {
+        if b.deleting || seen.contains_key(b.cluster.as_str()) {
             continue;
         }
+        seen.insert(b.cluster.clone(), pos);
         let idx = fleet.index_of(&b.cluster);
         if b.state == BindingState::Unscheduled {
             if let Some(i) = idx {
@@ -509,9 +510,9 @@ fn pick_fixed(fleet: &Fleet, policy: &Policy, cls: &Classified, r: &mut Placemen
     let mut invalid = Vec::new();
     let mut not_found = Vec::new();
     // Name → position, a map rather than a set for the wasm's size (as in `classify`).
-    let mut seen: HashMap<&str, usize> = HashMap::new();
+    let mut seen: HashMap<String, usize> = HashMap::new();
     for (i, n) in policy.cluster_names.iter().enumerate() {
-        if seen.insert(n.as_str(), i).is_some() {
+        if seen.insert(n.clone(), i).is_some() {
             continue;
         }
         match fleet.index_of(n) {

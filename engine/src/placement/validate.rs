@@ -77,14 +77,14 @@ pub fn validate(policy: Option<&PlacementPolicy>, base: &FieldPath) -> Vec<Findi
                     format!("must have at most 100 items, got {}", p.cluster_names.len()),
                 );
             }
-            // Name → position: a `HashMap<&str, usize>` shares its table code with the
+            // Name → position: a `HashMap<String, usize>` shares its table code with the
             // placement index's (a `HashSet<&str>` would add a copy to the wasm).
-            let mut seen: HashMap<&str, usize> = HashMap::new();
+            let mut seen: HashMap<String, usize> = HashMap::new();
             for (i, n) in p.cluster_names.iter().enumerate() {
                 if let Err(m) = check_dns_subdomain(n) {
                     out.error(base.key("clusterNames").index(i), m);
                 }
-                if seen.insert(n.as_str(), i).is_some() {
+                if seen.insert(n.clone(), i).is_some() {
                     out.error(
                         base.key("clusterNames").index(i),
                         format!("duplicate cluster name {n}"),
