@@ -286,8 +286,11 @@ struct Explanations {
     /// wasm's `FxHashMap<u64, Vec<usize>>` table type, where a map keyed by the misses would
     /// add its own copy of hashbrown's code.
     by_hash: FxHashMap<u64, Vec<usize>>,
-    shared: Vec<(Vec<(usize, Miss)>, Arc<[TermMismatch]>)>,
+    shared: Vec<SharedExplanation>,
 }
+
+/// The misses of a filtered cluster and the explanation built from them.
+type SharedExplanation = (Vec<(usize, Miss)>, Arc<[TermMismatch]>);
 
 impl Explanations {
     fn affinity(
