@@ -189,6 +189,13 @@ impl<K: Ord, V> SortedMap<K, V> {
         Self::build(entries, false)
     }
 
+    /// The value of `key`, for maps whose keys are not strings (string-keyed maps use
+    /// [`Self::get`], the one search shared by every type).
+    pub fn find(&self, key: &K) -> Option<&V> {
+        let i = self.entries.binary_search_by(|(k, _)| k.cmp(key)).ok()?;
+        self.entries.get(i).map(|(_, v)| v)
+    }
+
     fn build(mut entries: Vec<(K, V)>, last_wins: bool) -> Self {
         let n = arrange(&mut entries, true, last_wins);
         entries.truncate(n);

@@ -10,8 +10,10 @@ use super::fleet::FleetCluster;
 use super::properties::CapacityType;
 use crate::input::quantity::Quantity;
 use crate::model::placement::Taint;
+use rustc_hash::{FxBuildHasher, FxHashMap};
 use std::cmp::Ordering;
 use std::collections::HashMap;
+use std::hash::BuildHasher;
 use std::sync::Arc;
 
 /// Rank of a published value that is not a quantity (reading it is an error).
@@ -81,15 +83,17 @@ impl Threshold {
 /// The integer view of a fleet (cluster `i` here is `Fleet::clusters[i]`).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct FleetIndex {
-    keys: HashMap<String, u32>,
-    values: HashMap<String, u32>,
+    // Ids are stored as usize (read as u32): `HashMap<String, usize>` is a table type the wasm
+    // already has (yaml-rust2's anchors), a u32 map would add its own copy of hashbrown's code.
+    keys: HashMap<String, usize>,
+    values: HashMap<String, usize>,
     /// Label values by id.
     value_names: Vec<String>,
     /// Cluster `i`'s labels are `label_pairs[label_start[i]..label_start[i + 1]]`, by key id.
     label_start: Vec<u32>,
     label_pairs: Vec<(u32, u32)>,
     /// Property ids per [`Space`].
-    properties: [HashMap<String, u32>; 4],
+    properties: [HashMap<String, usize>; 4],
     /// Cluster `i`'s values are `cells[cell_start[i]..cell_start[i + 1]]`, by property id.
     cell_start: Vec<u32>,
     cells: Vec<(u32, Cell)>,
@@ -116,13 +120,13 @@ pub struct FleetIndex {
     taint_parts: Vec<[Arc<str>; 3]>,
 }
 
-fn intern(map: &mut HashMap<String, u32>, s: &str) -> u32 {
+fn intern(map: &mut HashMap<String, usize>, s: &str) -> u32 {
     if let Some(&id) = map.get(s) {
-        return id;
+        return id as u32;
     }
-    let id = map.len() as u32;
+    let id = map.len();
     map.insert(s.to_string(), id);
-    id
+    id as u32
 }
 
 /// A value seen while building: property id, its text slot (None: not a quantity), float.
@@ -131,7 +135,9 @@ type RawCell = (u32, Option<usize>, f64);
 /// Distinct values of one property while building: text → slot, and the value per slot.
 #[derive(Default)]
 struct Distinct<'a> {
-    slot_of: HashMap<&'a str, usize>,
+    // Owned keys (one copy per distinct text): `HashMap<String, usize>` is the interning
+    // maps' table type, a `&str`-keyed map would add its own copy of hashbrown's code.
+    slot_of: HashMap<String, usize>,
     values: Vec<&'a Quantity>,
 }
 
@@ -147,7 +153,10 @@ impl FleetIndex {
         ix.label_start.push(0);
         ix.cell_start.push(0);
         ix.taint_start.push(0);
-        let mut taint_id: HashMap<(&str, &str, &str), u32> = HashMap::new();
+        // Taint ids by the hash of (key, value, effect), each tuple's candidates compared with
+        // `taint_parts`: the rollout's `FxHashMap<u64, Vec<usize>>` table type, where a map
+        // keyed by the tuple would add its own copy of hashbrown's code to the wasm.
+        let mut taint_id: FxHashMap<u64, Vec<usize>> = FxHashMap::default();
         let mut distinct: Vec<Distinct> = Vec::new();
         let mut raw: Vec<RawCell> = Vec::new();
         for c in clusters {
@@ -192,17 +201,24 @@ impl FleetIndex {
             ix.cell_start.push(raw.len() as u32);
 
             for t in &c.taints {
-                let key = (t.key.as_str(), t.value.as_str(), t.effect.as_str());
-                let id = *taint_id.entry(key).or_insert_with(|| {
-                    ix.taints.push(Arc::new(t.clone()));
-                    ix.taint_parts.push([
-                        Arc::from(t.key.as_str()),
-                        Arc::from(t.value.as_str()),
-                        Arc::from(t.effect.as_str()),
-                    ]);
-                    ix.taints.len() as u32 - 1
-                });
-                ix.taint_ids.push(id);
+                let key = [t.key.as_str(), t.value.as_str(), t.effect.as_str()];
+                let ids = taint_id.entry(FxBuildHasher.hash_one(key)).or_default();
+                let parts = &ix.taint_parts;
+                let same = |&id: &usize| {
+                    parts
+                        .get(id)
+                        .is_some_and(|p| p.iter().map(|s| &**s).eq(key))
+                };
+                let id = match ids.iter().copied().find(same) {
+                    Some(id) => id,
+                    None => {
+                        ix.taints.push(Arc::new(t.clone()));
+                        ix.taint_parts.push(key.map(Arc::from));
+                        ids.push(ix.taints.len() - 1);
+                        ix.taints.len() - 1
+                    }
+                };
+                ix.taint_ids.push(id as u32);
             }
             ix.taint_start.push(ix.taint_ids.len() as u32);
 
@@ -342,9 +358,9 @@ impl FleetIndex {
             return;
         };
         let id = match ids.get(name) {
-            Some(&id) => id,
+            Some(&id) => id as u32,
             None => {
-                ids.insert(name.to_string(), next);
+                ids.insert(name.to_string(), next as usize);
                 distinct.push(Distinct::default());
                 next
             }
@@ -355,7 +371,7 @@ impl FleetIndex {
                 None => {
                     // Equal texts are equal quantities (parsing is a function of the text).
                     d.values.push(q);
-                    d.slot_of.insert(q.as_str(), d.values.len() - 1);
+                    d.slot_of.insert(q.as_str().to_string(), d.values.len() - 1);
                     d.values.len() - 1
                 }
             }),
@@ -366,12 +382,12 @@ impl FleetIndex {
 
     /// Id of a label key, if some cluster has it.
     pub fn key_id(&self, key: &str) -> Option<u32> {
-        self.keys.get(key).copied()
+        self.keys.get(key).map(|&id| id as u32)
     }
 
     /// Id of a label value, if some cluster has it.
     pub fn value_id(&self, value: &str) -> Option<u32> {
-        self.values.get(value).copied()
+        self.values.get(value).map(|&id| id as u32)
     }
 
     /// The label value with id `id`.
@@ -428,7 +444,7 @@ impl FleetIndex {
         self.properties
             .get(usize::from(space.code()))?
             .get(name)
-            .copied()
+            .map(|&id| id as u32)
     }
 
     /// Whether some cluster publishes property `id` with a value that is not a quantity.

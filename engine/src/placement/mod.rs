@@ -27,7 +27,7 @@ use crate::model::placement::{
 use chrono::{DateTime, Utc};
 use schedule::{BindingState, ExistingBinding, PlacementType, Policy};
 use serde::Deserialize;
-use std::collections::HashSet;
+use std::collections::HashMap;
 
 pub use error::CycleError;
 pub use fleet::{Fleet, FleetCluster};
@@ -139,7 +139,9 @@ pub struct Prepared {
 pub fn prepare(input: &Input, options: &PlaceOptions) -> Prepared {
     let mut diags: Vec<Diagnostic> = Vec::new();
     let mut clusters: Vec<FleetCluster> = Vec::new();
-    let mut names: HashSet<String> = HashSet::new();
+    // The names seen, to each its cluster's position (not read): a `HashMap<String, usize>`
+    // shares its table code with yaml-rust2's anchors, a `HashSet<String>` would add a copy.
+    let mut names: HashMap<String, usize> = HashMap::new();
     for doc in input.of_kind("MemberCluster") {
         match doc.decode::<MemberCluster>() {
             Ok(c) => {
@@ -150,7 +152,10 @@ pub fn prepare(input: &Input, options: &PlaceOptions) -> Prepared {
                     ));
                     continue;
                 }
-                if !names.insert(c.metadata.name.clone()) {
+                if names
+                    .insert(c.metadata.name.clone(), clusters.len())
+                    .is_some()
+                {
                     diags.push(doc.error(
                         &FieldPath::parse("metadata.name"),
                         format!(

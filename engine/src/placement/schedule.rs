@@ -10,8 +10,10 @@ use super::report::{
 use super::spread::{self, Spread};
 use super::{status, taints, CycleError};
 use crate::model::placement::Toleration;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxBuildHasher, FxHashMap};
 use std::cmp::{Ordering, Reverse};
+use std::collections::HashMap;
+use std::hash::BuildHasher;
 use std::sync::Arc;
 
 /// At most this many unselected decisions are written (`maxUnselectedClusterDecisionCount`).
@@ -115,11 +117,14 @@ struct Classified {
 
 fn classify(fleet: &Fleet, bindings: &[ExistingBinding]) -> Classified {
     let mut out = Classified::default();
-    let mut seen = std::collections::HashSet::new();
-    for b in bindings {
-        if b.deleting || !seen.insert(b.cluster.as_str()) {
+    // Cluster → binding position: a `HashMap<String, usize>` shares its table code with the
+    // placement index's (a `HashSet<&str>` would add a copy to the wasm).
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    for (pos, b) in bindings.iter().enumerate() {
+        if b.deleting || seen.contains_key(b.cluster.as_str()) {
             continue;
         }
+        seen.insert(b.cluster.clone(), pos);
         let idx = fleet.index_of(&b.cluster);
         if b.state == BindingState::Unscheduled {
             if let Some(i) = idx {
@@ -277,8 +282,15 @@ const MAX_SHARED_EXPLANATIONS: usize = 4096;
 #[derive(Default)]
 struct Explanations {
     misses: Vec<(usize, Miss)>,
-    shared: FxHashMap<Vec<(usize, Miss)>, Arc<[TermMismatch]>>,
+    /// Positions in `shared` by the hash of the misses (candidates compared by misses): the
+    /// wasm's `FxHashMap<u64, Vec<usize>>` table type, where a map keyed by the misses would
+    /// add its own copy of hashbrown's code.
+    by_hash: FxHashMap<u64, Vec<usize>>,
+    shared: Vec<SharedExplanation>,
 }
+
+/// The misses of a filtered cluster and the explanation built from them.
+type SharedExplanation = (Vec<(usize, Miss)>, Arc<[TermMismatch]>);
 
 impl Explanations {
     fn affinity(
@@ -288,7 +300,13 @@ impl Explanations {
         i: usize,
     ) -> Arc<[TermMismatch]> {
         required.misses(fleet, i, &mut self.misses);
-        if let Some(t) = self.shared.get(self.misses.as_slice()) {
+        let h = FxBuildHasher.hash_one(self.misses.as_slice());
+        let found = self.by_hash.get(&h).and_then(|c| {
+            c.iter()
+                .filter_map(|&j| self.shared.get(j))
+                .find(|(m, _)| *m == self.misses)
+        });
+        if let Some((_, t)) = found {
             return t.clone();
         }
         let terms: Arc<[TermMismatch]> = self
@@ -298,7 +316,8 @@ impl Explanations {
             .collect::<Vec<_>>()
             .into();
         if self.shared.len() < MAX_SHARED_EXPLANATIONS {
-            self.shared.insert(self.misses.clone(), terms.clone());
+            self.by_hash.entry(h).or_default().push(self.shared.len());
+            self.shared.push((self.misses.clone(), terms.clone()));
         }
         terms
     }
@@ -493,9 +512,10 @@ fn pick_fixed(fleet: &Fleet, policy: &Policy, cls: &Classified, r: &mut Placemen
     let mut valid = Vec::new();
     let mut invalid = Vec::new();
     let mut not_found = Vec::new();
-    let mut seen = std::collections::HashSet::new();
-    for n in &policy.cluster_names {
-        if !seen.insert(n.as_str()) {
+    // Name → position, a map rather than a set for the wasm's size (as in `classify`).
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    for (i, n) in policy.cluster_names.iter().enumerate() {
+        if seen.insert(n.clone(), i).is_some() {
             continue;
         }
         match fleet.index_of(n) {
@@ -609,18 +629,20 @@ fn spread_groups(
     pool: &[usize],
     affinity: &[i32],
 ) -> Option<Vec<Vec<usize>>> {
-    let mut slot: FxHashMap<u64, usize> = FxHashMap::default();
-    let mut groups: Vec<Vec<usize>> = Vec::new();
+    // Members by domain tuple, and the tuples in first-seen order (the groups' order): a
+    // `FxHashMap<u64, Vec<usize>>` is a table type the wasm already has (the rollout's
+    // window store), a tuple → group index map would add its own copy of hashbrown's code.
+    let mut by_key: FxHashMap<u64, Vec<usize>> = FxHashMap::default();
+    let mut order: Vec<u64> = Vec::new();
     for &i in pool {
         let key = policy.spread.domain_tuple(i)?;
-        let g = *slot.entry(key).or_insert_with(|| {
-            groups.push(Vec::new());
-            groups.len() - 1
-        });
-        if let Some(members) = groups.get_mut(g) {
-            members.push(i);
+        let members = by_key.entry(key).or_default();
+        if members.is_empty() {
+            order.push(key);
         }
+        members.push(i);
     }
+    let mut groups: Vec<Vec<usize>> = order.iter().filter_map(|k| by_key.remove(k)).collect();
     for members in &mut groups {
         // Keys worked out once, not per comparison.
         let mut keyed: Vec<_> = members

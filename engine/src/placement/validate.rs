@@ -10,7 +10,7 @@ use crate::model::placement::{ClusterSelectorTerm, PlacementPolicy, PropertySele
 use crate::selectors::{check_key, check_value};
 use crate::sorted_map::SortedMap;
 use std::cmp::Ordering;
-use std::collections::HashSet;
+use std::collections::HashMap;
 
 /// One validation finding.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -77,12 +77,14 @@ pub fn validate(policy: Option<&PlacementPolicy>, base: &FieldPath) -> Vec<Findi
                     format!("must have at most 100 items, got {}", p.cluster_names.len()),
                 );
             }
-            let mut seen = HashSet::new();
+            // Name → position: a `HashMap<String, usize>` shares its table code with the
+            // placement index's (a `HashSet<&str>` would add a copy to the wasm).
+            let mut seen: HashMap<String, usize> = HashMap::new();
             for (i, n) in p.cluster_names.iter().enumerate() {
                 if let Err(m) = check_dns_subdomain(n) {
                     out.error(base.key("clusterNames").index(i), m);
                 }
-                if !seen.insert(n.as_str()) {
+                if seen.insert(n.clone(), i).is_some() {
                     out.error(
                         base.key("clusterNames").index(i),
                         format!("duplicate cluster name {n}"),

@@ -79,8 +79,11 @@ pub(crate) struct AzureInput<'a> {
 struct WindowStore {
     windows: Vec<MaintenanceWindow>,
     by_value: FxHashMap<u64, Vec<usize>>,
-    /// Window indices by [`encode_content`] of the node.
-    by_node: FxHashMap<Box<[u8]>, usize>,
+    /// Positions in `nodes` by the hash of the encoding: the table type of `by_value` (a map
+    /// keyed by the bytes would add its own copy of hashbrown's code to the wasm).
+    by_node: FxHashMap<u64, Vec<usize>>,
+    /// [`encode_content`] of each distinct node seen, and its window's index.
+    nodes: Vec<(Box<[u8]>, usize)>,
     scratch: Vec<u8>,
 }
 
@@ -107,11 +110,21 @@ impl WindowStore {
         let mut key = std::mem::take(&mut self.scratch);
         key.clear();
         encode_content(node, &mut key);
-        let found = match self.by_node.get(key.as_slice()) {
-            Some(&i) => Some(i),
+        let h = rustc_hash::FxBuildHasher.hash_one(key.as_slice());
+        let seen = self.by_node.get(&h).and_then(|c| {
+            c.iter()
+                .find_map(|&j| self.nodes.get(j).filter(|(k, _)| **k == *key))
+                .map(|&(_, i)| i)
+        });
+        let found = match seen {
+            Some(i) => Some(i),
             None => MaintenanceWindow::from_node(node).ok().map(|w| {
                 let i = self.intern(w);
-                self.by_node.insert(key.as_slice().into(), i);
+                self.nodes.push((key.as_slice().into(), i));
+                self.by_node
+                    .entry(h)
+                    .or_default()
+                    .push(self.nodes.len() - 1);
                 i
             }),
         };
@@ -370,7 +383,10 @@ pub(crate) fn read<'a>(input: &super::Docs<'a>, ctx: &mut Ctx) -> AzureInput<'a>
     // Sized once: a member is large, and fleets have thousands.
     let n = docs.size_hint().0;
     let mut members: Vec<FleetMember<'a>> = Vec::with_capacity(n);
-    let mut by_name: FxHashMap<Cow<'a, str>, usize> =
+    // Member positions by the hash of the name (candidates compared by name): the window
+    // store's table type, where a map keyed by the name would add its own copy of hashbrown's
+    // code to the wasm.
+    let mut by_name: FxHashMap<u64, Vec<usize>> =
         FxHashMap::with_capacity_and_hasher(n, Default::default());
     let mut store = WindowStore::default();
     for doc in docs {
@@ -389,7 +405,14 @@ pub(crate) fn read<'a>(input: &super::Docs<'a>, ctx: &mut Ctx) -> AzureInput<'a>
         };
         let name = &member.name;
         let group = &member.group;
-        if let Some(prev) = by_name.get(name).and_then(|i| members.get(*i)) {
+        let positions = by_name
+            .entry(rustc_hash::FxBuildHasher.hash_one(&**name))
+            .or_default();
+        let prev = positions
+            .iter()
+            .filter_map(|&i| members.get(i))
+            .find(|m| m.name == *name);
+        if let Some(prev) = prev {
             let msg = if prev.group != *group {
                 format!(
                     "member \"{name}\" is listed twice with different groups; a member belongs to at most one group"
@@ -400,7 +423,7 @@ pub(crate) fn read<'a>(input: &super::Docs<'a>, ctx: &mut Ctx) -> AzureInput<'a>
             ctx.layered(doc, "metadata.name", Layer::Engine, msg);
             continue;
         }
-        by_name.insert(name.clone(), members.len());
+        positions.push(members.len());
         members.push(member);
     }
     members.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
@@ -996,7 +1019,36 @@ fn duration_of(
 
 /// Parsed versions by their text (a fleet runs a few versions; parsing each member's was a
 /// visible part of planning).
-type VersionCache<'m> = FxHashMap<&'m str, Option<channels::Version>>;
+/// Parsed control-plane versions by text. Looked up through the hash of the text (candidates
+/// compared by text): the window store's table type, where a map keyed by the text would add
+/// its own copy of hashbrown's code to the wasm.
+#[derive(Default)]
+struct VersionCache<'m> {
+    by_hash: FxHashMap<u64, Vec<usize>>,
+    parsed: Vec<(&'m str, Option<channels::Version>)>,
+}
+
+impl<'m> VersionCache<'m> {
+    /// `channels::Version::parse(text)`, parsed once per distinct text.
+    fn get(&mut self, text: &'m str) -> Option<channels::Version> {
+        let ids = self
+            .by_hash
+            .entry(rustc_hash::FxBuildHasher.hash_one(text))
+            .or_default();
+        let parsed = &mut self.parsed;
+        if let Some(&(_, v)) = ids
+            .iter()
+            .filter_map(|&i| parsed.get(i))
+            .find(|(t, _)| *t == text)
+        {
+            return v;
+        }
+        let v = channels::Version::parse(text);
+        ids.push(parsed.len());
+        parsed.push((text, v));
+        v
+    }
+}
 
 // Not inlined into its one caller: the wasm is smaller this way (measured, gzipped).
 #[inline(never)]
@@ -1042,9 +1094,7 @@ fn reason_for_upgrade<'m>(
             if !spec.check_rejections {
                 return (None, None);
             }
-            let parsed = *versions
-                .entry(cp)
-                .or_insert_with(|| channels::Version::parse(cp));
+            let parsed = versions.get(cp);
             let (Some(t), Some(c)) = (target_version, parsed) else {
                 return (None, None);
             };

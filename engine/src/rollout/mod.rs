@@ -245,14 +245,19 @@ pub fn rollout(input: &Input, options: &RolloutOptions) -> RolloutReport {
 
 /// Rewrites every state to the one in force at `t` (the last timeline entry at or before it).
 pub fn observe(r: &mut plan::Rollout, t: DateTime<Utc>) {
+    use crate::sorted_map::SortedMap;
     use plan::{State, Subject};
-    use std::collections::HashMap;
-    let mut last: HashMap<(Subject, &str, Option<&str>), State> = HashMap::new();
-    for e in r.timeline.iter().filter(|e| e.at <= t) {
-        last.insert((e.subject, &*e.name, e.stage.as_deref()), e.state);
-    }
+    // A sorted map, not a hash map: built once per call (not hot), it adds no hashbrown table
+    // instantiation to the wasm; a repeated key's last (latest) entry wins, as inserts did.
+    let last: SortedMap<(Subject, &str, Option<&str>), State> = SortedMap::from_entries(
+        r.timeline
+            .iter()
+            .filter(|e| e.at <= t)
+            .map(|e| ((e.subject, &*e.name, e.stage.as_deref()), e.state))
+            .collect(),
+    );
     let get = |s: Subject, n: &str, st: Option<&str>| {
-        last.get(&(s, n, st)).copied().unwrap_or(State::NotStarted)
+        last.find(&(s, n, st)).copied().unwrap_or(State::NotStarted)
     };
     let run_state = get(Subject::Run, &r.name, None);
     // In place: `last` borrows the timeline, a field apart from the stages.
@@ -261,7 +266,7 @@ pub fn observe(r: &mut plan::Rollout, t: DateTime<Utc>) {
         stage.state = get(Subject::Stage, &sname, None);
         for g in &mut stage.groups {
             let gs = last
-                .get(&(Subject::Group, &*g.name, Some(&*sname)))
+                .find(&(Subject::Group, &*g.name, Some(&*sname)))
                 .copied();
             for m in &mut g.members {
                 m.state = get(Subject::Member, &m.cluster, Some(&sname));
