@@ -201,20 +201,7 @@ impl JsonOut {
 
     /// An unsigned integer.
     pub fn u64(&mut self, v: u64) {
-        let mut digits = [0u8; 20];
-        let mut i = digits.len();
-        let mut v = v;
-        loop {
-            i -= 1;
-            digits[i] = b'0' + (v % 10) as u8;
-            v /= 10;
-            if v == 0 {
-                break;
-            }
-        }
-        for &d in &digits[i..] {
-            self.buf.push(char::from(d));
-        }
+        self.digits(v, 1);
     }
 
     /// A signed integer.
@@ -256,20 +243,20 @@ impl JsonOut {
         let year = n.year();
         self.buf.push('"');
         if (0..=9999).contains(&year) {
-            self.digits(year.unsigned_abs(), 4);
+            self.digits(u64::from(year.unsigned_abs()), 4);
         } else {
             // chrono's `{year:+05}`: a sign and at least four digits.
             self.buf.push(if year < 0 { '-' } else { '+' });
-            self.digits(year.unsigned_abs(), 4);
+            self.digits(u64::from(year.unsigned_abs()), 4);
         }
         self.buf.push('-');
-        self.digits(n.month(), 2);
+        self.digits(u64::from(n.month()), 2);
         self.buf.push('-');
-        self.digits(n.day(), 2);
+        self.digits(u64::from(n.day()), 2);
         self.buf.push('T');
-        self.digits(n.hour(), 2);
+        self.digits(u64::from(n.hour()), 2);
         self.buf.push(':');
-        self.digits(n.minute(), 2);
+        self.digits(u64::from(n.minute()), 2);
         self.buf.push(':');
         // A leap second is stored as a nanosecond count past 1e9.
         let (mut sec, mut nano) = (n.second(), n.nanosecond());
@@ -277,23 +264,23 @@ impl JsonOut {
             sec += 1;
             nano -= 1_000_000_000;
         }
-        self.digits(sec, 2);
+        self.digits(u64::from(sec), 2);
         if nano != 0 {
             self.buf.push('.');
             if nano % 1_000_000 == 0 {
-                self.digits(nano / 1_000_000, 3);
+                self.digits(u64::from(nano / 1_000_000), 3);
             } else if nano % 1_000 == 0 {
-                self.digits(nano / 1_000, 6);
+                self.digits(u64::from(nano / 1_000), 6);
             } else {
-                self.digits(nano, 9);
+                self.digits(u64::from(nano), 9);
             }
         }
         self.buf.push_str("Z\"");
     }
 
-    /// `v` in decimal, zero-padded to at least `width` digits.
-    fn digits(&mut self, v: u32, width: usize) {
-        let mut tmp = [b'0'; 10];
+    /// `v` in decimal, zero-padded to at least `width` digits (`width` ≥ 1: zero is "0").
+    fn digits(&mut self, v: u64, width: usize) {
+        let mut tmp = [b'0'; 20];
         let mut i = tmp.len();
         let mut v = v;
         while v > 0 || tmp.len() - i < width {

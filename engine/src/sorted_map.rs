@@ -35,7 +35,7 @@ impl<K, V> Default for SortedMap<K, V> {
 /// A string key (`String`, `&str`), looked up by `&str`: the maps looked up are keyed by
 /// strings, so the binary search is one function (`search`) for every map type, and each
 /// type has one lookup, not one per type a caller happens to pass (as `Borrow` gave). Maps of
-/// other keys can be built and iterated, not looked up.
+/// other keys are built and iterated, and looked up only by [`SortedMap::find`].
 pub trait Key: Ord {
     /// The key as a `str`, ordered as the key.
     fn as_key(&self) -> &str;

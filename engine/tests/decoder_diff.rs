@@ -5,6 +5,7 @@
 //! types; the `Debug` of the two results (value, or error message + path + line:column) must
 //! be identical.
 
+mod common;
 #[allow(dead_code)]
 #[path = "../benches/gen/disruption.rs"]
 mod gen_disruption;
@@ -16,6 +17,7 @@ mod gen_placement;
 mod gen_rollout;
 
 use chrono::{DateTime, Utc};
+use common::{repo, yaml_files};
 use fleet_policy::input::de::{deserialize, from_node};
 use fleet_policy::input::documents::yaml_to_json;
 use fleet_policy::input::{FromNode, Input, Node, Source};
@@ -27,7 +29,7 @@ use fleet_policy::selectors::LabelSelector;
 use serde::de::DeserializeOwned;
 use std::collections::BTreeMap;
 use std::fmt::Debug;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Counts of compared decodings, to show the test exercised both outcomes.
 #[derive(Default)]
@@ -130,24 +132,6 @@ impl Tally {
             if deep {
                 self.every_node(&doc.root, &what);
             }
-        }
-    }
-}
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn yaml_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            yaml_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "yaml" || x == "yml") {
-            out.push(p);
         }
     }
 }

@@ -5,6 +5,7 @@
 //! The conformance harness (`tests/conformance/main.rs`, `same_json`) checks every report it
 //! makes from the `*-cases.yaml` inputs the same way.
 
+mod common;
 #[allow(dead_code)]
 #[path = "../benches/gen/disruption.rs"]
 mod gen_disruption;
@@ -16,10 +17,10 @@ mod gen_placement;
 mod gen_rollout;
 
 use chrono::{DateTime, Utc};
+use common::{repo, yaml_files};
 use fleet_policy::json_out::{self, ToJson};
 use fleet_policy::{BudgetOptions, EvaluateOptions, PlaceOptions, RolloutOptions, Source};
 use serde::Serialize;
-use std::path::{Path, PathBuf};
 
 /// Counts of compared reports, and of reports with content (not just empty lists).
 #[derive(Default)]
@@ -69,24 +70,6 @@ fn at() -> DateTime<Utc> {
     DateTime::parse_from_rfc3339("2025-06-02T00:00:00Z")
         .map(|t| t.to_utc())
         .unwrap_or_default()
-}
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn yaml_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            yaml_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "yaml" || x == "yml") {
-            out.push(p);
-        }
-    }
 }
 
 #[test]
