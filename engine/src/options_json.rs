@@ -163,8 +163,7 @@ fn number(t: &str) -> Option<Json> {
             _ => {}
         }
     }
-    t.parse::<f64>()
-        .ok()
+    crate::input::float::parse_f64(t)
         .filter(|f| f.is_finite())
         .map(Json::F64)
 }

@@ -6,6 +6,7 @@ use super::budget::{PerReason, Reason};
 use super::timing::{self, PodDoNotDisrupt};
 use super::version::KarpenterVersion;
 use crate::input::duration::GoDuration;
+use crate::input::float::parse_f64;
 use crate::json_out::ToJson;
 use crate::model::disruption::{
     condition, condition_true, K8sNode, NodeClaim, Pod, PodDisruptionBudget,
@@ -332,7 +333,7 @@ impl StateNode {
                 .find(|l| !labels.is_some_and(|m| m.contains_key(l))),
             price: annotations
                 .and_then(|a| a.get(PRICE_ANNOTATION))
-                .and_then(|p| p.parse::<f64>().ok())
+                .and_then(|p| parse_f64(p))
                 .unwrap_or(0.0),
             pod_cost: pods.iter().map(|p| p.cost).sum(),
             resched_cost: pods

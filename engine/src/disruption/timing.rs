@@ -3,6 +3,7 @@
 
 use super::version::KarpenterVersion;
 use crate::input::duration::GoDuration;
+use crate::input::float::parse_f64;
 use crate::json_out::ToJson;
 use chrono::{DateTime, Duration, Utc};
 use serde::Serialize;
@@ -112,7 +113,7 @@ pub fn pod_do_not_disrupt(
 /// An unparsable deletion cost is ignored (Karpenter logs it).
 pub fn eviction_cost(deletion_cost: Option<&str>, priority: Option<i64>) -> f64 {
     let mut cost = 1.0f64;
-    if let Some(dc) = deletion_cost.and_then(|s| s.trim().parse::<f64>().ok()) {
+    if let Some(dc) = deletion_cost.and_then(|s| parse_f64(s.trim())) {
         cost += dc / 2f64.powi(27);
     }
     if let Some(p) = priority {
