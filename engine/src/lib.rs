@@ -30,6 +30,7 @@
 #![allow(clippy::result_large_err)]
 
 pub mod disruption;
+pub mod float;
 pub mod input;
 pub mod json_out;
 pub mod model;

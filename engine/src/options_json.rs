@@ -15,10 +15,11 @@
 //! checks that both readers agree on generated JSON texts.
 
 use crate::input::de::DeError;
+use crate::input::de::Unexpected;
 use crate::input::node::{Node, Value as NodeValue};
 use crate::sorted_map::SortedMap;
 use chrono::{DateTime, Utc};
-use serde::de::{Error as _, Unexpected};
+use serde::de::Error as _;
 use std::fmt;
 
 /// The error of a [`FromJson`] reader: its `Display` is the message alone, as
@@ -163,7 +164,7 @@ fn number(t: &str) -> Option<Json> {
             _ => {}
         }
     }
-    crate::input::float::parse_f64(t)
+    crate::float::parse_f64(t)
         .filter(|f| f.is_finite())
         .map(Json::F64)
 }

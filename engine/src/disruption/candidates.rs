@@ -5,8 +5,8 @@
 use super::budget::{PerReason, Reason};
 use super::timing::{self, PodDoNotDisrupt};
 use super::version::KarpenterVersion;
+use crate::float::parse_f64;
 use crate::input::duration::GoDuration;
-use crate::input::float::parse_f64;
 use crate::json_out::ToJson;
 use crate::model::disruption::{
     condition, condition_true, K8sNode, NodeClaim, Pod, PodDisruptionBudget,

@@ -2,8 +2,8 @@
 //! expiration, pod-level do-not-disrupt, eviction cost and remaining lifetime.
 
 use super::version::KarpenterVersion;
+use crate::float::parse_f64;
 use crate::input::duration::GoDuration;
-use crate::input::float::parse_f64;
 use crate::json_out::ToJson;
 use chrono::{DateTime, Duration, Utc};
 use serde::Serialize;

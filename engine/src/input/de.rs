@@ -30,6 +30,52 @@ pub struct DeErrorData {
     pub message: String,
 }
 
+/// What a type error calls the value, in the words of `serde::de::Unexpected`. Ours so that
+/// floats are written by [`crate::float::Shortest`] rather than core's float formatting.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Unexpected<'a> {
+    /// `null`, `~` or nothing.
+    Unit,
+    /// A boolean.
+    Bool(bool),
+    /// A non-negative integer (JSON options only).
+    Unsigned(u64),
+    /// An integer.
+    Signed(i64),
+    /// A float.
+    Float(f64),
+    /// A string.
+    Str(&'a str),
+    /// A sequence.
+    Seq,
+    /// A mapping.
+    Map,
+}
+
+impl fmt::Display for Unexpected<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Unexpected::Bool(b) => write!(f, "boolean `{b}`"),
+            Unexpected::Unsigned(i) => write!(f, "integer `{i}`"),
+            Unexpected::Signed(i) => write!(f, "integer `{i}`"),
+            Unexpected::Float(x) => {
+                // serde's `WithDecimalPoint`: `.0` after a finite value written without a point.
+                let text = crate::float::Shortest(x).to_string();
+                let point = if x.is_finite() && !text.contains('.') {
+                    ".0"
+                } else {
+                    ""
+                };
+                write!(f, "floating point `{text}{point}`")
+            }
+            Unexpected::Str(s) => write!(f, "string {s:?}"),
+            Unexpected::Unit => f.write_str("unit value"),
+            Unexpected::Seq => f.write_str("sequence"),
+            Unexpected::Map => f.write_str("map"),
+        }
+    }
+}
+
 impl DeError {
     /// An error with these parts.
     #[cold]

@@ -10,10 +10,11 @@
 //! functions below.
 
 use super::de::DeError;
+use super::de::Unexpected;
 use super::node::{FieldPath, Node, PathSeg, Resolved, Value};
 use crate::sorted_map::SortedMap;
 use chrono::{DateTime, Utc};
-use serde::de::{Error as _, Unexpected};
+use serde::de::Error as _;
 use std::collections::BTreeMap;
 
 /// A type decodable from a YAML [`Node`].
@@ -416,7 +417,10 @@ pub fn invalid_type(node: &Node, expected: &'static str) -> DeError {
             Resolved::Str(t) => Unexpected::Str(t),
         },
     };
-    DeError::invalid_type(unexpected, &expected).at(node.span)
+    DeError::custom(format_args!(
+        "invalid type: {unexpected}, expected {expected}"
+    ))
+    .at(node.span)
 }
 
 /// The error of an untagged enum no variant of which matches `node`. serde buffers the value

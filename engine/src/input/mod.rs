@@ -4,7 +4,6 @@ pub mod de;
 pub mod diagnostics;
 pub mod documents;
 pub mod duration;
-pub mod float;
 pub mod from_node;
 pub mod kinds;
 pub mod node;

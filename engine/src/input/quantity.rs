@@ -7,7 +7,7 @@
 //! hold (the int64 fast path or the rounded `inf.Dec`), so values such as `"0.3"` and
 //! `"300m"` convert to different floats here exactly as they do in the scheduler.
 
-use super::float::parse_f64;
+use crate::float::parse_f64;
 use serde::{Serialize, Serializer};
 use std::cmp::Ordering;
 use std::fmt;

@@ -151,7 +151,7 @@ impl FromNode for QuantityValue {
             Value::Scalar(s) => match s.resolve() {
                 Resolved::Str(t) => Cow::Borrowed(t),
                 Resolved::Int(i) => Cow::Owned(i.to_string()),
-                Resolved::Float(f) => Cow::Owned(f.to_string()),
+                Resolved::Float(f) => Cow::Owned(crate::float::Shortest(f).to_string()),
                 Resolved::Null | Resolved::Bool(_) => {
                     return Err(from_node::invalid_type(node, "a quantity"))
                 }

@@ -1,5 +1,6 @@
 //! Cluster eligibility (`clustereligibilitychecker.IsEligible`, placement.md §2.3).
 
+use crate::float::Fixed;
 use crate::json_out::ToJson;
 use crate::model::placement::MemberCluster;
 use chrono::{DateTime, Utc};
@@ -41,7 +42,8 @@ impl Ineligible {
                 "cluster is not connected to the fleet: member agent not online yet".to_string()
             }
             Ineligible::NoRecentHeartbeat { minutes } => format!(
-                "cluster is not connected to the fleet: no recent heartbeat signals (last received {minutes:.2} minutes ago)"
+                "cluster is not connected to the fleet: no recent heartbeat signals (last received {} minutes ago)",
+                Fixed(*minutes, 2)
             ),
             Ineligible::NotJoined => {
                 "cluster is not connected to the fleet: member agent not joined yet".to_string()
@@ -50,7 +52,8 @@ impl Ineligible {
                 "cluster is not connected to the fleet: health condition from member agent is not available".to_string()
             }
             Ineligible::UnhealthyProlonged { minutes } => format!(
-                "cluster is not connected to the fleet: unhealthy for a prolonged period of time (last transitioned {minutes:.2} minutes ago)"
+                "cluster is not connected to the fleet: unhealthy for a prolonged period of time (last transitioned {} minutes ago)",
+                Fixed(*minutes, 2)
             ),
         }
     }

@@ -1,6 +1,7 @@
 //! Errors that abort a scheduling cycle (placement.md §3.2, §10.10): the scheduler writes no
 //! bindings and no status, and retries.
 
+use crate::float::Shortest;
 use crate::json_out::ToJson;
 use serde::Serialize;
 use std::fmt;
@@ -126,7 +127,10 @@ impl fmt::Display for CycleError {
                 observed, min, max, ..
             } => write!(
                 f,
-                "cannot interpolate weight, observed value {observed}, observed min {min}, observed max {max}"
+                "cannot interpolate weight, observed value {}, observed min {}, observed max {}",
+                Shortest(*observed),
+                Shortest(*min),
+                Shortest(*max)
             ),
             CycleError::MissingNumberOfClusters => {
                 f.write_str("the number of clusters is not specified for a PickN policy")

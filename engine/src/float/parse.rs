@@ -8,6 +8,8 @@
 //! this parser keeps only Clinger's exact fast path and, for everything else, exact big-integer
 //! division. `tests::matches_core` checks it bit for bit against `str::parse::<f64>`.
 
+use super::big::Big;
+
 /// Significant digits kept. A halfway point between two doubles has at most 767 of them, so
 /// 800 digits plus one sticky digit for any nonzero digits cut off round the same way.
 const MAX_DIGITS: usize = 800;
@@ -179,97 +181,6 @@ fn divide(digits: &[u8], scale: i64) -> f64 {
         return f64::INFINITY;
     }
     f64::from_bits(((biased as u64) << 52) | (m & ((1 << 52) - 1)))
-}
-
-/// A non-negative integer, little-endian 32-bit limbs, no zero limbs at the top.
-struct Big(Vec<u32>);
-
-impl Big {
-    fn from_digits(digits: &[u8]) -> Big {
-        let mut b = Big(Vec::new());
-        for &d in digits {
-            b.mul_small(10);
-            b.add_small(u32::from(d));
-        }
-        b
-    }
-
-    fn mul_small(&mut self, k: u32) {
-        let mut carry = 0u64;
-        for limb in &mut self.0 {
-            let v = u64::from(*limb) * u64::from(k) + carry;
-            *limb = v as u32;
-            carry = v >> 32;
-        }
-        if carry > 0 {
-            self.0.push(carry as u32);
-        }
-    }
-
-    fn add_small(&mut self, k: u32) {
-        let mut carry = k;
-        for limb in &mut self.0 {
-            let (v, over) = limb.overflowing_add(carry);
-            *limb = v;
-            if !over {
-                return;
-            }
-            carry = 1;
-        }
-        if carry > 0 {
-            self.0.push(carry);
-        }
-    }
-
-    fn shl(&mut self, bits: usize) {
-        let (limbs, bits) = (bits / 32, bits % 32);
-        if bits > 0 {
-            let mut carry = 0u32;
-            for limb in &mut self.0 {
-                let v = (*limb << bits) | carry;
-                carry = *limb >> (32 - bits);
-                *limb = v;
-            }
-            if carry > 0 {
-                self.0.push(carry);
-            }
-        }
-        if limbs > 0 && !self.0.is_empty() {
-            self.0.splice(0..0, std::iter::repeat_n(0, limbs));
-        }
-    }
-
-    /// `self -= other`, where `other ≤ self`.
-    fn sub(&mut self, other: &Big) {
-        let mut borrow = false;
-        for (i, limb) in self.0.iter_mut().enumerate() {
-            let o = other.0.get(i).copied().unwrap_or(0);
-            let (v, b1) = limb.overflowing_sub(o);
-            let (v, b2) = v.overflowing_sub(u32::from(borrow));
-            *limb = v;
-            borrow = b1 || b2;
-        }
-        while self.0.last() == Some(&0) {
-            self.0.pop();
-        }
-    }
-
-    fn cmp(&self, other: &Big) -> std::cmp::Ordering {
-        self.0
-            .len()
-            .cmp(&other.0.len())
-            .then_with(|| self.0.iter().rev().cmp(other.0.iter().rev()))
-    }
-
-    fn bits(&self) -> usize {
-        self.0
-            .last()
-            .map_or(0, |top| self.0.len() * 32 - top.leading_zeros() as usize)
-    }
-
-    fn is_zero(&self) -> bool {
-        self.0.is_empty()
-    }
 }
 
 #[cfg(test)]
