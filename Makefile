@@ -112,7 +112,7 @@ test-package: package dist
 	@echo "== npm package: node --test, tsc --strict, an esbuild-bundled app and the docs page in Chromium"
 	@cargo build -q -p fleet-policy --bin fleet-policy
 	@node wasm-tests/npm/consumer.mjs
-	@node --test --test-reporter=spec wasm-tests/npm/
+	@$(ENV); node --test --test-reporter=spec wasm-tests/npm/
 
 # The same benches compiled to wasm and timed under Node (wasm-bindgen-test's criterion port).
 bench-wasm: setup
