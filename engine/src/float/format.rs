@@ -1,7 +1,7 @@
 //! `f64` → text exactly as Rust's `{}` and `{:.N}` write it.
 //!
 //! Why not `format!`: core's float formatting (Grisu with a Dragon4 fallback, its bignum and
-//! tables) is about 9 KB of the npm `.wasm`, and the engine already carries zmij, serde_json's
+//! tables) is about 9 KB of code before wasm-opt, and the engine already carries zmij, serde_json's
 //! shortest-digit formatter. zmij and core agree on the shortest digits except where the value
 //! lies exactly halfway between two 17-digit candidates: zmij takes the even one, core the
 //! upper one, and [`Shortest`] follows core. `tests` checks both types against `format!`.
