@@ -6,18 +6,9 @@
 //! be identical.
 
 mod common;
-#[allow(dead_code)]
-#[path = "../benches/gen/disruption.rs"]
-mod gen_disruption;
-#[allow(dead_code)]
-#[path = "../benches/gen/placement.rs"]
-mod gen_placement;
-#[allow(dead_code)]
-#[path = "../benches/gen/rollout.rs"]
-mod gen_rollout;
 
 use chrono::{DateTime, Utc};
-use common::{repo, yaml_files};
+use common::{gen_disruption, gen_placement, gen_rollout, repo, yaml_files};
 use fleet_policy::input::de::{deserialize, from_node};
 use fleet_policy::input::documents::yaml_to_json;
 use fleet_policy::input::{FromNode, Input, Node, Source};

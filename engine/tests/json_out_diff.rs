@@ -6,18 +6,9 @@
 //! makes from the `*-cases.yaml` inputs the same way.
 
 mod common;
-#[allow(dead_code)]
-#[path = "../benches/gen/disruption.rs"]
-mod gen_disruption;
-#[allow(dead_code)]
-#[path = "../benches/gen/placement.rs"]
-mod gen_placement;
-#[allow(dead_code)]
-#[path = "../benches/gen/rollout.rs"]
-mod gen_rollout;
 
 use chrono::{DateTime, Utc};
-use common::{repo, yaml_files};
+use common::{gen_disruption, gen_placement, gen_rollout, repo, yaml_files};
 use fleet_policy::json_out::{self, ToJson};
 use fleet_policy::{BudgetOptions, EvaluateOptions, PlaceOptions, RolloutOptions, Source};
 use serde::Serialize;

@@ -172,7 +172,13 @@ fn zmij_digits(v: f64) -> (Vec<u8>, i32) {
     // zmij writes `123.45`, `1e21`, `1.5e-7`: split off the exponent, then drop the point and
     // the leading and trailing zeros.
     let (mantissa, mut exp) = match text.iter().position(|&c| c == b'e') {
-        Some(i) => (&text[..i], parse_exp(&text[i + 1..])),
+        Some(i) => (
+            &text[..i],
+            std::str::from_utf8(&text[i + 1..])
+                .ok()
+                .and_then(|e| e.parse::<i32>().ok())
+                .unwrap_or(0),
+        ),
         None => (text, 0),
     };
     let int_len = mantissa
@@ -192,22 +198,6 @@ fn zmij_digits(v: f64) -> (Vec<u8>, i32) {
         digits.pop();
     }
     (digits, exp)
-}
-
-fn parse_exp(t: &[u8]) -> i32 {
-    let (neg, t) = match t.first() {
-        Some(b'-') => (true, &t[1..]),
-        Some(b'+') => (false, &t[1..]),
-        _ => (false, t),
-    };
-    let e = t
-        .iter()
-        .fold(0i32, |a, &c| a * 10 + i32::from(c.wrapping_sub(b'0')));
-    if neg {
-        -e
-    } else {
-        e
-    }
 }
 
 /// Whether `v` is exactly halfway between `D` and `D + 1` (in units of the last digit), where

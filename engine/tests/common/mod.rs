@@ -1,4 +1,15 @@
-//! Helpers shared by the integration tests that walk the repository's example files.
+//! Helpers shared by the integration tests that walk the repository's example files and the
+//! bench generators.
+
+#[allow(dead_code)]
+#[path = "../../benches/gen/disruption.rs"]
+pub mod gen_disruption;
+#[allow(dead_code)]
+#[path = "../../benches/gen/placement.rs"]
+pub mod gen_placement;
+#[allow(dead_code)]
+#[path = "../../benches/gen/rollout.rs"]
+pub mod gen_rollout;
 
 use std::path::{Path, PathBuf};
 
