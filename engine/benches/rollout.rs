@@ -46,8 +46,9 @@ fn tool_modes() -> bool {
         ("azure.yaml", azure_fleet(), options(""))
     };
     let input = Input::parse(&[Source::new(name, text)]);
+    let placed = fleet_policy::placement::place(&input, &fleet_policy::PlaceOptions::at(opts.at)).placements;
     for _ in 0..runs {
-        black_box(rollout::rollout(black_box(&input), &opts));
+        black_box(rollout::rollout(black_box(&input), &opts, &placed));
     }
     true
 }
@@ -56,7 +57,7 @@ fn bench(c: &mut Criterion) {
     let az = Input::parse(&[Source::new("azure.yaml", azure_fleet())]);
     assert!(az.diagnostics.is_empty(), "{:?}", az.diagnostics.first());
     let az_opts = options("");
-    let r = rollout::rollout(&az, &az_opts);
+    let r = rollout::rollout(&az, &az_opts, &[]);
     assert!(r.errors.is_empty(), "{:?}", r.errors.first());
     assert_eq!(r.rollouts.len(), 1);
     let members: usize = r.rollouts[0]
@@ -72,13 +73,14 @@ fn bench(c: &mut Criterion) {
     );
     c.bench_function(
         "azure run 5000 members 3x10 groups weekly windows (plan+simulate)",
-        |b| b.iter(|| rollout::rollout(&az, &az_opts)),
+        |b| b.iter(|| rollout::rollout(&az, &az_opts, &[])),
     );
 
     let kf = Input::parse(&[Source::new("staged.yaml", staged_fleet())]);
     assert!(kf.diagnostics.is_empty(), "{:?}", kf.diagnostics.first());
     let kf_opts = options(", \"approveAll\": true");
-    let r = rollout::rollout(&kf, &kf_opts);
+    let kf_placed = fleet_policy::placement::place(&kf, &fleet_policy::PlaceOptions::at(kf_opts.at)).placements;
+    let r = rollout::rollout(&kf, &kf_opts, &kf_placed);
     assert!(r.errors.is_empty(), "{:?}", r.errors.first());
     let ro = r
         .rollouts
@@ -91,7 +93,7 @@ fn bench(c: &mut Criterion) {
     );
     c.bench_function(
         "kubefleet staged run 5000 clusters 5 stages (plan+simulate)",
-        |b| b.iter(|| rollout::rollout(&kf, &kf_opts)),
+        |b| b.iter(|| rollout::rollout(&kf, &kf_opts, &kf_placed)),
     );
 }
 

@@ -34,6 +34,7 @@ pub mod float;
 pub mod input;
 pub mod json_out;
 pub mod model;
+pub mod notice;
 pub mod options_json;
 pub mod placement;
 pub mod report;
@@ -55,25 +56,41 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// Schedules every ClusterResourcePlacement in the sources against the MemberClusters in them.
 pub fn place(sources: &[Source], options: &PlaceOptions) -> PlacementReport {
-    let input = Input::parse(sources);
-    let mut r = placement::place(&input, options);
-    report::prepend_input_diagnostics(&input, &mut r.errors, &mut r.warnings);
+    place_input(&Input::parse(sources), options)
+}
+
+/// [`place`] on input already read.
+pub fn place_input(input: &Input, options: &PlaceOptions) -> PlacementReport {
+    let mut r = placement::place(input, options);
+    report::prepend_input(input, &mut r.errors, &mut r.warnings, &mut r.notices);
     r
 }
 
 /// Evaluates the disruption budgets, windows and candidates of every NodePool in the sources.
 pub fn budgets(sources: &[Source], options: &BudgetOptions) -> BudgetReport {
-    let input = Input::parse(sources);
-    let mut r = disruption::budgets(&input, options);
-    report::prepend_input_diagnostics(&input, &mut r.errors, &mut r.warnings);
+    budgets_input(&Input::parse(sources), options)
+}
+
+/// [`budgets`] on input already read.
+pub fn budgets_input(input: &Input, options: &BudgetOptions) -> BudgetReport {
+    let mut r = disruption::budgets(input, options);
+    report::prepend_input(input, &mut r.errors, &mut r.warnings, &mut r.notices);
     r
 }
 
 /// Plans and simulates every rollout (update run, staged run, rolling update) in the sources.
+/// KubeFleet rollouts start from the placement decision for the same input (placement →
+/// bindings → rollout), scheduled here at the rollout's `at`.
 pub fn rollout(sources: &[Source], options: &RolloutOptions) -> RolloutReport {
-    let input = Input::parse(sources);
-    let mut r = rollout::rollout(&input, options);
-    report::prepend_input_diagnostics(&input, &mut r.errors, &mut r.warnings);
+    rollout_input(&Input::parse(sources), options)
+}
+
+/// [`rollout`] on input already read.
+pub fn rollout_input(input: &Input, options: &RolloutOptions) -> RolloutReport {
+    let placed = placement::place(input, &PlaceOptions::at(options.at));
+    let mut r = rollout::rollout(input, options, &placed.placements);
+    r.notices = placed.notices;
+    report::prepend_input(input, &mut r.errors, &mut r.warnings, &mut r.notices);
     r
 }
 
@@ -90,10 +107,19 @@ pub fn evaluate_input(input: &Input, options: &EvaluateOptions) -> EvaluateRepor
 
 /// Checks the sources without evaluating: YAML, kinds, fields, and each engine's validation.
 pub fn validate(sources: &[Source], options: &EvaluateOptions) -> ValidateReport {
-    let r = evaluate(sources, options);
+    validate_input(&Input::parse(sources), options)
+}
+
+/// [`validate`] on input already read.
+pub fn validate_input(input: &Input, options: &EvaluateOptions) -> ValidateReport {
+    let r = report::evaluate(input, options);
     ValidateReport {
         valid: r.errors.is_empty(),
         errors: r.errors,
         warnings: r.warnings,
+        notices: r.notices,
     }
 }
+
+/// The value of `at` that means "when the input was captured" ([`Input::snapshot`]).
+pub const AT_SNAPSHOT: &str = "snapshot";

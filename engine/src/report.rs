@@ -61,12 +61,22 @@ pub struct EvaluateReport {
     pub placements: Vec<placement::PlacementResult>,
     /// NodePool results.
     pub node_pools: Vec<disruption::report::NodePoolResult>,
+    /// The Karpenter rules used for `nodePools` (absent when no NodePool was evaluated).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub karpenter_version: Option<String>,
+    /// End of the disruption timeline horizon (absent when no NodePool was evaluated).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub horizon_end: Option<DateTime<Utc>>,
     /// Rollout results.
     pub rollouts: Vec<rollout::plan::Rollout>,
     /// All errors.
     pub errors: Vec<Diagnostic>,
     /// All warnings.
     pub warnings: Vec<Diagnostic>,
+    /// Facts about the input as a whole (hand-written clusters, ignored kinds, stale
+    /// heartbeats), each stated once.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notices: Vec<crate::notice::Notice>,
 }
 
 /// Result of [`crate::validate`].
@@ -79,39 +89,52 @@ pub struct ValidateReport {
     pub errors: Vec<Diagnostic>,
     /// Warnings.
     pub warnings: Vec<Diagnostic>,
+    /// Facts about the input as a whole (hand-written clusters, ignored kinds, stale
+    /// heartbeats), each stated once.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notices: Vec<crate::notice::Notice>,
 }
 
-pub(crate) fn prepend_input_diagnostics(
+/// Puts what reading the input found before an engine's own findings.
+pub(crate) fn prepend_input(
     input: &Input,
     errors: &mut Vec<Diagnostic>,
     warnings: &mut Vec<Diagnostic>,
+    notices: &mut Vec<crate::notice::Notice>,
 ) {
     let (e, w) = crate::input::diagnostics::partition(input.diagnostics.clone());
     errors.splice(0..0, e);
     warnings.splice(0..0, w);
+    notices.splice(0..0, input.notices());
 }
 
 pub(crate) fn evaluate(input: &Input, options: &EvaluateOptions) -> EvaluateReport {
     let mut out = EvaluateReport::default();
-    if placement::applies(input) {
-        let r = placement::place(input, &options.place);
-        out.placements = r.placements;
-        out.errors.extend(r.errors);
-        out.warnings.extend(r.warnings);
-    }
+    // Placement runs first: the rollouts of KubeFleet placements start from its decisions.
+    let placed = placement::applies(input).then(|| placement::place(input, &options.place));
     if disruption::applies(input) {
         let r = disruption::budgets(input, &options.budgets);
         out.node_pools = r.node_pools;
+        out.karpenter_version = Some(r.karpenter_version);
+        out.horizon_end = r.horizon_end;
         out.errors.extend(r.errors);
         out.warnings.extend(r.warnings);
     }
     if rollout::applies(input) {
-        let r = rollout::rollout(input, &options.rollout);
+        let decided = placed.as_ref().map_or(&[][..], |p| p.placements.as_slice());
+        let r = rollout::rollout(input, &options.rollout, decided);
         out.rollouts = r.rollouts;
         out.errors.extend(r.errors);
         out.warnings.extend(r.warnings);
     }
-    prepend_input_diagnostics(input, &mut out.errors, &mut out.warnings);
+    if let Some(r) = placed {
+        out.placements = r.placements;
+        // Placement findings first, as before: the reader meets the fleet's problems first.
+        out.errors.splice(0..0, r.errors);
+        out.warnings.splice(0..0, r.warnings);
+        out.notices = r.notices;
+    }
+    prepend_input(input, &mut out.errors, &mut out.warnings, &mut out.notices);
     out
 }
 

@@ -65,7 +65,7 @@ fn bad_input_reports_file_line_column_and_exits_1() {
     let dir = std::env::temp_dir().join(format!("fleet-policy-cli-{}", std::process::id()));
     let _ = std::fs::create_dir_all(&dir);
     let file = dir.join("bad.yaml");
-    let text = "apiVersion: cluster.kubernetes-fleet.io/v1\nkind: MemberCluster\nmetadata: {name: a}\n---\napiVersion: v1\nkind: Gizmo\n";
+    let text = "apiVersion: cluster.kubernetes-fleet.io/v1\nkind: MemberCluster\nmetadata: {name: a}\n---\napiVersion: cluster.kubernetes-fleet.io/v1\nkind: MemberClustr\n";
     if let Err(e) = std::fs::write(&file, text) {
         panic!("cannot write {}: {e}", file.display());
     }
@@ -75,7 +75,7 @@ fn bad_input_reports_file_line_column_and_exits_1() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         stderr.contains(&format!(
-            "error: {path}:6:7: document 2 (Gizmo), kind: unknown kind \"Gizmo\""
+            "error: {path}:6:7: document 2 (MemberClustr), kind: unknown kind \"MemberClustr\"; did you mean \"MemberCluster\"?"
         )),
         "{stderr}"
     );
@@ -165,5 +165,6 @@ fn evaluate_table_shows_each_engines_table_and_ends_its_line() {
         "table",
     ]);
     assert!(String::from_utf8_lossy(&place.stdout).ends_with('\n'));
-    assert!(String::from_utf8_lossy(&place.stderr).starts_with("warning: "));
+    // Notices (here: the hand-written clusters) come first, once.
+    assert!(String::from_utf8_lossy(&place.stderr).starts_with("note: "));
 }

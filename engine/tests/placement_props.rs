@@ -14,7 +14,7 @@ struct Cluster {
     node_count: Option<u32>,
     cost: Option<u32>,
     tainted: bool,
-    /// 0 healthy, 1 left, 2 no heartbeat, 3 unhealthy recently (still eligible), 4 no agent status at all.
+    /// 0 healthy, 1 left, 2 no heartbeat, 3 unhealthy recently (still eligible), 4 a status without agent status (the agent never connected).
     health: u8,
 }
 
@@ -193,7 +193,8 @@ fn feasible(c: &Cluster, p: &Policy) -> bool {
         (false, true) => nodes_ok,
         (true, true) => region_ok || nodes_ok,
     };
-    let eligible = matches!(c.health, 0 | 3 | 4);
+    // 4: a status without agent status is a cluster whose agent never connected.
+    let eligible = matches!(c.health, 0 | 3);
     affinity_ok && eligible && (!c.tainted || p.tolerate)
 }
 

@@ -97,12 +97,13 @@ fn rollout_runs(c: &mut Criterion) {
     let az_opts = rollout_gen::options("");
     c.bench_function(
         "azure run 5000 members 3x10 groups weekly windows (plan+simulate)",
-        |b| b.iter(|| black_box(rollout::rollout(&az, &az_opts))),
+        |b| b.iter(|| black_box(rollout::rollout(&az, &az_opts, &[]))),
     );
     let kf = Input::parse(&[Source::new("staged.yaml", rollout_gen::staged_fleet())]);
     let kf_opts = rollout_gen::options(", \"approveAll\": true");
+    let kf_placed = fleet_policy::placement::place(&kf, &fleet_policy::PlaceOptions::at(kf_opts.at)).placements;
     c.bench_function(
         "kubefleet staged run 5000 clusters 5 stages (plan+simulate)",
-        |b| b.iter(|| black_box(rollout::rollout(&kf, &kf_opts))),
+        |b| b.iter(|| black_box(rollout::rollout(&kf, &kf_opts, &kf_placed))),
     );
 }

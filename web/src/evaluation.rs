@@ -3,7 +3,7 @@
 
 use crate::state::State;
 use chrono::{DateTime, SecondsFormat, Utc};
-use fleet_policy::{Diagnostic, EvaluateOptions, Input, Json, RolloutOptions, Source};
+use fleet_policy::{Diagnostic, EvaluateOptions, Input, Json, Source};
 use serde_json::{json, Value};
 
 /// Editor (source) names; diagnostics carry them back to the right editor.
@@ -115,6 +115,8 @@ pub fn evaluate(state: &State, parsed_cache: &mut Parsed) -> Evaluation {
     let options = options_json(state, at);
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
+    let observe = state.what_if.observe.as_deref().and_then(parse_at);
+    let mut observed_rollouts = None;
     // The engine reads JSON text (as the npm API does); `to_string` of a `Value` is valid JSON.
     let report =
         match Json::parse(&options.to_string()).and_then(|o| EvaluateOptions::from_json(&o)) {
@@ -122,6 +124,17 @@ pub fn evaluate(state: &State, parsed_cache: &mut Parsed) -> Evaluation {
                 let r = fleet_policy::evaluate_input(input, &o);
                 errors = r.errors.clone();
                 warnings = r.warnings.clone();
+                // The time slider views the same rollouts at another instant: no new run.
+                observed_rollouts = observe.map(|t| {
+                    r.rollouts
+                        .iter()
+                        .map(|ro| {
+                            let mut ro = ro.clone();
+                            fleet_policy::rollout::observe(&mut ro, t);
+                            serde_json::to_value(&ro).unwrap_or(Value::Null)
+                        })
+                        .collect()
+                });
                 serde_json::to_value(&r).unwrap_or(Value::Null)
             }
             Err(e) => {
@@ -129,20 +142,6 @@ pub fn evaluate(state: &State, parsed_cache: &mut Parsed) -> Evaluation {
                 Value::Null
             }
         };
-    let observed_rollouts = state
-        .what_if
-        .observe
-        .as_deref()
-        .and_then(parse_at)
-        .and_then(|t| {
-            let mut o = options;
-            o["observe"] = json!(t.to_rfc3339_opts(SecondsFormat::Secs, true));
-            let o = Json::parse(&o.to_string()).ok()?;
-            let opts: RolloutOptions = fleet_policy::report::options_from_json(&o).ok()?;
-            let r = fleet_policy::rollout::rollout(input, &opts);
-            let v = serde_json::to_value(&r).ok()?;
-            v.get("rollouts").and_then(Value::as_array).cloned()
-        });
     Evaluation {
         at,
         at_is_now: parsed.is_none(),

@@ -112,6 +112,7 @@ fn emit<T: Serialize + fleet_policy::json_out::ToJson>(
     table: impl Fn(&T) -> String,
     errors: &[Diagnostic],
     warnings: &[Diagnostic],
+    notices: &[fleet_policy::notice::Notice],
 ) -> ExitCode {
     let mut text = match format {
         Format::Json => to_json(report) + "\n",
@@ -123,6 +124,9 @@ fn emit<T: Serialize + fleet_policy::json_out::ToJson>(
         text.push('\n');
     }
     print!("{text}");
+    for n in notices {
+        eprintln!("note: {}", n.message);
+    }
     for w in warnings {
         eprintln!("{w}");
     }
@@ -136,27 +140,30 @@ fn emit<T: Serialize + fleet_policy::json_out::ToJson>(
     }
 }
 
-/// `evaluate --format table`: each engine's own table, for the engines that apply (the engines
-/// run again here so each table gets its full report, e.g. the Karpenter rules used).
-fn evaluate_table(input: &Input, opts: &EvaluateOptions) -> String {
+/// `evaluate --format table`: each engine's own table, for the engines that applied, drawn
+/// from the one evaluated report (diagnostics go to stderr, so the tables get none).
+fn evaluate_table(r: &fleet_policy::EvaluateReport) -> String {
     let mut out = String::new();
-    if placement::applies(input) {
-        out.push_str(&placement::table::render(&placement::place(
-            input,
-            &opts.place,
-        )));
+    if !r.placements.is_empty() {
+        out.push_str(&placement::table::render(&placement::PlacementReport {
+            placements: r.placements.clone(),
+            ..Default::default()
+        }));
     }
-    if disruption::applies(input) {
-        out.push_str(&disruption::table::render(&disruption::budgets(
-            input,
-            &opts.budgets,
-        )));
+    if let Some(version) = &r.karpenter_version {
+        out.push_str(&disruption::table::render(&disruption::BudgetReport {
+            karpenter_version: version.clone(),
+            at: None,
+            horizon_end: r.horizon_end,
+            node_pools: r.node_pools.clone(),
+            ..Default::default()
+        }));
     }
-    if rollout::applies(input) {
-        out.push_str(&rollout::table::render(&rollout::rollout(
-            input,
-            &opts.rollout,
-        )));
+    if !r.rollouts.is_empty() {
+        out.push_str(&rollout::table::render(&rollout::RolloutReport {
+            rollouts: r.rollouts.clone(),
+            ..Default::default()
+        }));
     }
     if out.is_empty() {
         out.push_str("nothing to evaluate: no placement, NodePool or rollout in the input\n");
@@ -173,9 +180,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 &r,
                 c.format,
                 placement::table::render,
-                &r.errors,
-                &r.warnings,
-            )
+                &r.errors, &r.warnings, &r.notices)
         }
         Command::Budgets { common: c, horizon } => {
             let opts: disruption::BudgetOptions =
@@ -185,14 +190,12 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 &r,
                 c.format,
                 disruption::table::render,
-                &r.errors,
-                &r.warnings,
-            )
+                &r.errors, &r.warnings, &r.notices)
         }
         Command::Rollout(c) => {
             let opts: rollout::RolloutOptions = options_from_json(&options(&c, &[])?)?;
             let r = fleet_policy::rollout(&read_sources(&c.files)?, &opts);
-            emit(&r, c.format, rollout::table::render, &r.errors, &r.warnings)
+            emit(&r, c.format, rollout::table::render, &r.errors, &r.warnings, &r.notices)
         }
         Command::Evaluate(c) => {
             let opts = EvaluateOptions::from_json(&options(&c, &[])?)?;
@@ -201,10 +204,8 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             emit(
                 &r,
                 c.format,
-                |_| evaluate_table(&input, &opts),
-                &r.errors,
-                &r.warnings,
-            )
+                evaluate_table,
+                &r.errors, &r.warnings, &r.notices)
         }
         Command::Validate(c) => {
             let opts = EvaluateOptions::from_json(&options(&c, &[])?)?;
@@ -216,7 +217,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     r.warnings.len()
                 )
             };
-            emit(&r, c.format, summary, &r.errors, &r.warnings)
+            emit(&r, c.format, summary, &r.errors, &r.warnings, &r.notices)
         }
     })
 }

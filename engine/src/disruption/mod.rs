@@ -120,12 +120,10 @@ fn decode_all<'a, T: crate::input::FromNode>(
 ) -> Vec<(&'a Document, T)> {
     input
         .of_kind(kind)
-        .filter_map(|d| match d.decode::<T>() {
-            Ok(v) => Some((d, v)),
-            Err(e) => {
-                diags.push(e);
-                None
-            }
+        .filter_map(|d| {
+            let (v, errors) = d.decode_lenient::<T>();
+            diags.extend(errors);
+            Some((d, v?))
         })
         .collect()
 }
@@ -155,12 +153,10 @@ pub fn prepare(input: &Input) -> Prepared<'_> {
         .collect();
     let counts: Vec<(&Document, NodeCountsSpec)> = input
         .of_kind("NodeCounts")
-        .filter_map(|d| match d.decode_at::<NodeCountsSpec>(&"spec".into()) {
-            Ok(v) => Some((d, v)),
-            Err(e) => {
-                diags.push(e);
-                None
-            }
+        .filter_map(|d| {
+            let (v, errors) = d.decode_at_lenient::<NodeCountsSpec>(&"spec".into());
+            diags.extend(errors);
+            Some((d, v?))
         })
         .collect();
     let claims: Vec<(&Document, NodeClaim)> = decode_all(input, "NodeClaim", &mut diags);

@@ -27,6 +27,10 @@ pub struct BudgetReport {
     pub errors: Vec<Diagnostic>,
     /// Warnings about the input.
     pub warnings: Vec<Diagnostic>,
+    /// Facts about the input as a whole (hand-written clusters, ignored kinds, stale
+    /// heartbeats), each stated once.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notices: Vec<crate::notice::Notice>,
 }
 
 /// The answer for one NodePool.

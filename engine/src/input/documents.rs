@@ -8,7 +8,7 @@ use super::de::DeError;
 use super::diagnostics::{Diagnostic, Severity, Span};
 use super::from_node::FromNode;
 use super::kinds;
-use super::node::{FieldPath, Node, Scalar, Value};
+use super::node::{FieldPath, Node, PathSeg, Scalar, Value};
 use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser};
 use yaml_rust2::scanner::{Marker, TScalarStyle};
 
@@ -167,7 +167,51 @@ impl Document {
     fn decode_error(&self, e: DeError) -> Diagnostic {
         let e = e.into_data();
         let span = e.span.unwrap_or(self.root.span);
-        self.diagnostic_at(Severity::Error, &e.path, span, e.message)
+        let message = match did_you_mean(&e.message) {
+            Some(known) => format!("{}; did you mean `{known}`?", e.message),
+            None => e.message,
+        };
+        self.diagnostic_at(Severity::Error, &e.path, span, message)
+    }
+
+    /// Decodes the whole manifest as the API server would read it if it let the object
+    /// through: each unknown field, wrongly typed field or repeated field is an error on that
+    /// field, and the object is decoded again without it. `None` only when an error names
+    /// nothing that can be left out (a missing required field); the errors say why.
+    pub fn decode_lenient<T: FromNode>(&self) -> (Option<T>, Vec<Diagnostic>) {
+        self.decode_at_lenient(&FieldPath::root())
+    }
+
+    /// [`Document::decode_lenient`] of one field of the manifest (for example `spec`).
+    pub fn decode_at_lenient<T: FromNode>(&self, path: &FieldPath) -> (Option<T>, Vec<Diagnostic>) {
+        let with_base = |mut e: DeError| {
+            let mut full = path.0.clone();
+            full.append(&mut e.path.0);
+            e.path = FieldPath(full);
+            e
+        };
+        let mut error = match T::from_node(self.root.locate(path)) {
+            Ok(v) => return (Some(v), Vec::new()),
+            Err(e) => with_base(e),
+        };
+        // Copied only when something is wrong: the fields left out go from the copy.
+        let mut root = self.root.clone();
+        let mut errors = Vec::new();
+        // Each round removes one field, so the rounds are bounded by the fields present;
+        // the cap keeps a pathological document (thousands of bad fields) linear enough.
+        for _ in 0..256 {
+            let removed = leave_out(&mut root, &error);
+            errors.push(self.decode_error(error));
+            if !removed {
+                return (None, errors);
+            }
+            match T::from_node(root.locate(path)) {
+                Ok(v) => return (Some(v), errors),
+                Err(e) => error = with_base(e),
+            }
+        }
+        errors.push(self.decode_error(error));
+        (None, errors)
     }
 
     /// The document's `metadata.labels` as written (string values only).
@@ -217,6 +261,9 @@ pub struct Input {
     pub documents: Vec<Document>,
     /// Problems with the YAML or with `apiVersion`/`kind`.
     pub diagnostics: Vec<Diagnostic>,
+    /// `(apiVersion, kind)` of each manifest of a kind no engine reads (neighbouring kinds
+    /// such as EC2NodeClass, Namespace or ClusterResourceOverride), in input order.
+    pub ignored: Vec<(String, String)>,
 }
 
 impl Input {
@@ -260,6 +307,85 @@ impl Input {
     /// Whether any error was found while reading.
     pub fn has_errors(&self) -> bool {
         self.diagnostics.iter().any(Diagnostic::is_error)
+    }
+
+    /// The instant the input was captured: its newest heartbeat, condition transition or
+    /// property observation time under any manifest's `status` (what `kubectl get -o yaml`
+    /// prints). `None` for hand-written input without times.
+    pub fn snapshot(&self) -> Option<chrono::DateTime<chrono::Utc>> {
+        fn walk(node: &Node, newest: &mut Option<chrono::DateTime<chrono::Utc>>) {
+            match &node.value {
+                Value::Map(entries) => {
+                    for (k, v) in entries {
+                        let timed = matches!(
+                            k.as_scalar(),
+                            Some(
+                                "lastReceivedHeartbeat"
+                                    | "lastHeartbeatTime"
+                                    | "lastTransitionTime"
+                                    | "observationTime"
+                            )
+                        );
+                        if timed {
+                            if let Some(t) = v
+                                .as_scalar()
+                                .and_then(|t| super::rfc3339::parse(t).ok())
+                                .map(|t| t.to_utc())
+                            {
+                                *newest = (*newest).max(Some(t));
+                            }
+                        } else {
+                            walk(v, newest);
+                        }
+                    }
+                }
+                Value::Seq(items) => items.iter().for_each(|i| walk(i, newest)),
+                _ => {}
+            }
+        }
+        let mut newest = None;
+        for d in &self.documents {
+            if let Some(status) = d.root.get("status") {
+                walk(status, &mut newest);
+            }
+        }
+        newest
+    }
+
+    /// Notices about the input as a whole: the kinds it holds that no engine reads, and those
+    /// read but not modelled.
+    pub fn notices(&self) -> Vec<crate::notice::Notice> {
+        use crate::notice::{KindCount, Notice};
+        let mut ignored: Vec<KindCount> = Vec::new();
+        let mut not_modelled: Vec<KindCount> = Vec::new();
+        for (api_version, kind) in &self.ignored {
+            let list = if kinds::not_modelled(kind) {
+                &mut not_modelled
+            } else {
+                &mut ignored
+            };
+            match list
+                .iter_mut()
+                .find(|k| &k.kind == kind && &k.api_version == api_version)
+            {
+                Some(k) => k.count += 1,
+                None => list.push(KindCount {
+                    kind: kind.clone(),
+                    api_version: api_version.clone(),
+                    count: 1,
+                }),
+            }
+        }
+        let mut out = Vec::new();
+        if !not_modelled.is_empty() {
+            not_modelled.sort();
+            out.push(Notice::not_modelled(not_modelled));
+        }
+        if !ignored.is_empty() {
+            ignored.sort();
+            out.push(Notice::ignored(ignored));
+        }
+        out
     }
 }
 
@@ -390,13 +516,15 @@ fn read_manifest(
             doc.layout = Layout::of(&doc.root, &kind);
             input.documents.push(doc);
         }
-        Err(kinds::KindError::UnknownKind) => input.diagnostics.push(doc.error(
-            &"kind".into(),
-            format!(
-                "unknown kind \"{kind}\"; supported kinds: {}",
-                kinds::supported_kinds().join(", ")
-            ),
-        )),
+        // A near miss of a kind we read is a typo; any other kind is a neighbour (an
+        // EC2NodeClass beside a NodePool, a Namespace beside a CRP), listed once as ignored.
+        Err(kinds::KindError::UnknownKind) => match kinds::near_miss(&kind) {
+            Some(known) => input.diagnostics.push(doc.error(
+                &"kind".into(),
+                format!("unknown kind \"{kind}\"; did you mean \"{known}\"?"),
+            )),
+            None => input.ignored.push((api_version, kind)),
+        },
         Err(kinds::KindError::UnsupportedVersion(expected)) => input.diagnostics.push(doc.error(
             &"apiVersion".into(),
             format!(
@@ -404,6 +532,96 @@ fn read_manifest(
                 expected.join(" or ")
             ),
         )),
+    }
+}
+
+/// "did you mean" for serde's unknown-field message ("unknown field `x`, expected one of `a`,
+/// `b`"): the expected name nearest to the unknown one, when it is a near miss.
+fn did_you_mean(message: &str) -> Option<&str> {
+    let rest = message.strip_prefix("unknown field `")?;
+    let (unknown, expected) = rest.split_once('`')?;
+    let unknown = unknown.to_ascii_lowercase();
+    expected
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(|k| (kinds::edit_distance(&unknown, &k.to_ascii_lowercase()), k))
+        .filter(|(d, k)| *d <= 2 && *d < k.len().max(3) / 2)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, k)| k)
+}
+
+/// Leaves out of `root` the field a decode error names: for a repeated field, its first
+/// occurrence (the last one counts, as in Go's decoders); otherwise the entry or item at
+/// the error's path. False when the error names no such field (a missing field, the root).
+fn leave_out(root: &mut Node, error: &DeError) -> bool {
+    let data: &super::de::DeErrorData = error;
+    let (parent_path, last) = match data.path.0.split_last() {
+        Some((last, parent)) => (parent, last),
+        None => return false,
+    };
+    let mut node = &mut *root;
+    for seg in parent_path {
+        let next = match (seg, &mut node.value) {
+            (PathSeg::Key(k), Value::Map(entries)) => entries
+                .iter_mut()
+                .find(|(key, _)| key.as_scalar() == Some(k.as_str()))
+                .map(|(_, v)| v),
+            (PathSeg::Index(i), Value::Seq(items)) => items.get_mut(*i),
+            _ => None,
+        };
+        match next {
+            Some(n) => node = n,
+            None => return false,
+        }
+    }
+    if let Some(dup) = data
+        .message
+        .strip_prefix("duplicate field `")
+        .and_then(|r| r.split('`').next())
+    {
+        // The path is the mapping holding the repeated key.
+        let map = match (last, &mut node.value) {
+            (PathSeg::Key(k), Value::Map(entries)) => entries
+                .iter_mut()
+                .find(|(key, _)| key.as_scalar() == Some(k.as_str()))
+                .map(|(_, v)| v),
+            (PathSeg::Index(i), Value::Seq(items)) => items.get_mut(*i),
+            _ => None,
+        };
+        if let Some(Node {
+            value: Value::Map(entries),
+            ..
+        }) = map
+        {
+            if let Some(i) = entries.iter().position(|(k, _)| k.as_scalar() == Some(dup)) {
+                entries.remove(i);
+                return true;
+            }
+        }
+        return false;
+    }
+    if data.message.starts_with("missing field") {
+        return false;
+    }
+    match (last, &mut node.value) {
+        (PathSeg::Key(k), Value::Map(entries)) => {
+            match entries
+                .iter()
+                .position(|(key, _)| key.as_scalar() == Some(k.as_str()))
+            {
+                Some(i) => {
+                    entries.remove(i);
+                    true
+                }
+                None => false,
+            }
+        }
+        (PathSeg::Index(i), Value::Seq(items)) if *i < items.len() => {
+            items.remove(*i);
+            true
+        }
+        _ => false,
     }
 }
 
@@ -774,7 +992,7 @@ metadata: {name: b}
 
     #[test]
     fn unknown_kind_and_missing_fields_are_errors_with_positions() {
-        let text = "apiVersion: v1\nkind: Frobnicator\n---\nkind: MemberCluster\n---\napiVersion: cluster.kubernetes-fleet.io/v2\nkind: MemberCluster\n";
+        let text = "apiVersion: v1\nkind: MemberClustr\n---\nkind: MemberCluster\n---\napiVersion: cluster.kubernetes-fleet.io/v2\nkind: MemberCluster\n---\napiVersion: v1\nkind: Frobnicator\n";
         let input = Input::parse_str(text);
         assert!(input.documents.is_empty());
         let msgs: Vec<_> = input
@@ -784,12 +1002,18 @@ metadata: {name: b}
             .collect();
         assert_eq!(msgs.len(), 3);
         assert_eq!((msgs[0].0, msgs[0].1, msgs[0].2), (1, 2, 7));
-        assert!(msgs[0].3.starts_with("unknown kind \"Frobnicator\""));
+        assert_eq!(msgs[0].3, "unknown kind \"MemberClustr\"; did you mean \"MemberCluster\"?");
         assert_eq!(msgs[1].3, "missing required field \"apiVersion\"");
         assert_eq!((msgs[2].0, msgs[2].1), (3, 6));
         assert!(msgs[2]
             .3
             .contains("is not supported for kind MemberCluster"));
+        // A kind no engine reads is a neighbour, listed once as ignored.
+        assert_eq!(input.ignored, vec![("v1".to_string(), "Frobnicator".to_string())]);
+        assert_eq!(
+            input.notices().first().map(|n| n.message.as_str()),
+            Some("ignored (no engine reads these kinds): 1 × Frobnicator")
+        );
     }
 
     #[test]

@@ -59,3 +59,70 @@ pub fn check(api_version: &str, kind: &str) -> Result<(), KindError> {
         Err(KindError::UnsupportedVersion(versions))
     }
 }
+
+/// Kinds of the reference systems that change what they do but whose effect the engine does
+/// not simulate (overrides change what is applied, not where; the disruption budget and
+/// eviction of placements act on evictions, which no engine here performs).
+const NOT_MODELLED: &[&str] = &[
+    "ClusterResourceOverride",
+    "ResourceOverride",
+    "ClusterResourceOverrideSnapshot",
+    "ResourceOverrideSnapshot",
+    "ClusterResourcePlacementDisruptionBudget",
+    "ClusterResourcePlacementEviction",
+];
+
+/// Whether `kind` is one of [`NOT_MODELLED`].
+pub fn not_modelled(kind: &str) -> bool {
+    NOT_MODELLED.contains(&kind)
+}
+
+/// The supported kind that `kind` misspells (case aside, at most two edits away), if any.
+pub fn near_miss(kind: &str) -> Option<&'static str> {
+    let lower = kind.to_ascii_lowercase();
+    all()
+        .map(|k| k.kind)
+        .filter(|k| !NOT_MODELLED.contains(k))
+        .map(|k| (edit_distance(&lower, &k.to_ascii_lowercase()), k))
+        .filter(|(d, k)| *d <= 2 && *d < k.len() / 3)
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, k)| k)
+}
+
+/// Levenshtein distance over bytes (kinds are ASCII).
+pub fn edit_distance(a: &str, b: &str) -> usize {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            let sub = prev[j] + usize::from(ca != cb);
+            cur[j + 1] = sub.min(prev[j + 1] + 1).min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn typos_of_read_kinds_are_near_misses_and_neighbours_are_not() {
+        assert_eq!(near_miss("MemberClustr"), Some("MemberCluster"));
+        assert_eq!(near_miss("ClusterResourcePlacment"), Some("ClusterResourcePlacement"));
+        assert_eq!(near_miss("nodepool"), Some("NodePool"));
+        for neighbour in [
+            "EC2NodeClass",
+            "AKSNodeClass",
+            "Namespace",
+            "Deployment",
+            "ClusterResourceOverride",
+            "ConfigMap",
+            "Node2",
+        ] {
+            assert_eq!(near_miss(neighbour), None, "{neighbour}");
+        }
+    }
+}

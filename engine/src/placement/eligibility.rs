@@ -79,19 +79,17 @@ fn minutes(nanos: i64) -> f64 {
 }
 
 /// Checks eligibility at `at`. `deleting` is whether `metadata.deletionTimestamp` is set.
-/// A cluster without any `status.agentStatus` (a hand-written fleet) is eligible; the caller
-/// warns about it.
+/// A cluster without any `status` (written by hand) is eligible; the caller notes it. Any
+/// `status` is read as the checker reads it: without a `MemberAgent` entry in
+/// `agentStatus`, the agent is not online (a real cluster whose agent never connected).
 pub fn check(cluster: &MemberCluster, deleting: bool, at: DateTime<Utc>) -> Result<(), Ineligible> {
     if deleting {
         return Err(Ineligible::Left);
     }
-    let Some(agents) = cluster
-        .status
-        .as_ref()
-        .and_then(|s| s.agent_status.as_ref())
-    else {
+    let Some(status) = cluster.status.as_ref() else {
         return Ok(());
     };
+    let agents = status.agent_status.as_deref().unwrap_or_default();
     let Some(agent) = agents.iter().find(|a| a.agent_type == "MemberAgent") else {
         return Err(Ineligible::AgentNotOnline);
     };

@@ -40,7 +40,7 @@ pub struct FleetCluster {
     pub allocatable: SortedMap<String, QuantityValue>,
     /// `status.resourceUsage.available`.
     pub available: SortedMap<String, QuantityValue>,
-    /// No `status.agentStatus` was given (assumed joined and healthy).
+    /// No `status` was given: written by hand (assumed joined and healthy).
     pub assumed_healthy: bool,
 }
 
@@ -53,7 +53,7 @@ impl FleetCluster {
             .as_deref()
             .is_some_and(|t| !t.is_empty());
         let eligibility = eligibility::check(&mc, leaving, at);
-        let assumed_healthy = mc.status.as_ref().is_none_or(|s| s.agent_status.is_none());
+        let assumed_healthy = mc.status.is_none();
         let status = mc.status.unwrap_or_default();
         let properties = status.properties.map_values(|v| PropertyEntry {
             parsed: Quantity::parse(&v.value),

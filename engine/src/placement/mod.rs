@@ -20,11 +20,13 @@ pub mod taints;
 pub mod validate;
 
 use crate::input::kinds::KindInfo;
-use crate::input::{Diagnostic, Document, FieldPath, Input};
+use crate::input::{Diagnostic, Document, FieldPath, Input, Node};
 use crate::model::placement::{
     ClusterResourcePlacement, MemberCluster, PlacementBinding, Toleration,
 };
+use crate::notice::Notice;
 use chrono::{DateTime, Utc};
+use eligibility::Ineligible;
 use schedule::{BindingState, ExistingBinding, PlacementType, Policy};
 use serde::Deserialize;
 use std::collections::HashMap;
@@ -133,6 +135,8 @@ pub struct Prepared {
     pub bindings: Vec<PreparedBinding>,
     /// Findings so far.
     pub diagnostics: Vec<Diagnostic>,
+    /// Notices about the fleet.
+    pub notices: Vec<Notice>,
 }
 
 /// Decodes the fleet, the placements (with validation) and the bindings.
@@ -143,8 +147,10 @@ pub fn prepare(input: &Input, options: &PlaceOptions) -> Prepared {
     // shares its table code with yaml-rust2's anchors, a `HashSet<String>` would add a copy.
     let mut names: HashMap<String, usize> = HashMap::new();
     for doc in input.of_kind("MemberCluster") {
-        match doc.decode::<MemberCluster>() {
-            Ok(c) => {
+        let (cluster, errors) = doc.decode_lenient::<MemberCluster>();
+        diags.extend(errors);
+        match cluster {
+            Some(c) => {
                 if c.metadata.name.is_empty() {
                     diags.push(doc.error(
                         &FieldPath::parse("metadata.name"),
@@ -165,19 +171,13 @@ pub fn prepare(input: &Input, options: &PlaceOptions) -> Prepared {
                     ));
                     continue;
                 }
-                let fc = FleetCluster::new(c, options.at);
-                if fc.assumed_healthy && !fc.leaving {
-                    diags.push(doc.warning(
-                        &FieldPath::parse("status.agentStatus"),
-                        "no member agent status: the cluster is treated as joined and healthy",
-                    ));
-                }
-                clusters.push(fc);
+                clusters.push(FleetCluster::new(c, options.at));
             }
-            Err(d) => diags.push(d),
+            None => {}
         }
     }
     let fleet = Fleet::new(clusters);
+    let notices = fleet_notices(input, &fleet, options.at);
 
     let mut placements = Vec::new();
     for doc in input
@@ -185,16 +185,15 @@ pub fn prepare(input: &Input, options: &PlaceOptions) -> Prepared {
         .iter()
         .filter(|d| d.kind == "ClusterResourcePlacement" || d.kind == "ResourcePlacement")
     {
-        let crp = match doc.decode::<ClusterResourcePlacement>() {
-            Ok(c) => c,
-            Err(d) => {
-                diags.push(d);
-                continue;
-            }
-        };
+        // A field the API server would refuse is an error on that field; the placement is
+        // still scheduled without it, marked rejected.
+        let (crp, errors) = doc.decode_lenient::<ClusterResourcePlacement>();
+        let schema_rejected = !errors.is_empty();
+        diags.extend(errors);
+        let Some(crp) = crp else { continue };
         let findings =
             validate::validate(crp.spec.policy.as_ref(), &FieldPath::parse("spec.policy"));
-        let rejected = findings.iter().any(|f| !f.warning);
+        let rejected = schema_rejected || findings.iter().any(|f| !f.warning);
         for f in findings {
             diags.push(if f.warning {
                 doc.warning(&f.path, f.message)
@@ -222,12 +221,95 @@ pub fn prepare(input: &Input, options: &PlaceOptions) -> Prepared {
             Err(d) => diags.push(d),
         }
     }
+    // What `kubectl get clusterresourcebindings` prints: the scheduler's existing bindings.
+    // Their errors are the rollout engine's to report (it reads the same documents).
+    bindings.extend(
+        input
+            .of_kind("ClusterResourceBinding")
+            .filter_map(cluster_resource_binding),
+    );
     Prepared {
         fleet,
         placements,
         bindings,
         diagnostics: diags,
+        notices,
     }
+}
+
+/// The fleet's notices: clusters written by hand (no `status`), and heartbeats that are
+/// stale for most clusters at `at` (a dump evaluated long after it was taken).
+fn fleet_notices(input: &Input, fleet: &Fleet, at: DateTime<Utc>) -> Vec<Notice> {
+    let mut out = Vec::new();
+    let hand_written: Vec<String> = fleet
+        .clusters
+        .iter()
+        .filter(|c| c.assumed_healthy && !c.leaving)
+        .map(|c| c.name.clone())
+        .collect();
+    if !hand_written.is_empty() {
+        out.push(Notice::hand_written(hand_written));
+    }
+    let reporting = fleet.clusters.iter().filter(|c| !c.assumed_healthy).count();
+    let stale: Vec<String> = fleet
+        .clusters
+        .iter()
+        .filter(|c| matches!(c.eligibility, Err(Ineligible::NoRecentHeartbeat { .. })))
+        .map(|c| c.name.clone())
+        .collect();
+    if !stale.is_empty() && stale.len() * 2 > reporting {
+        out.push(Notice::stale_heartbeats(stale, reporting, at, input.snapshot()));
+    }
+    out
+}
+
+/// A `ClusterResourceBinding` as an existing binding of the placement named by its
+/// `kubernetes-fleet.io/parent-CRP` label; `None` when it does not decode.
+fn cluster_resource_binding(doc: &Document) -> Option<PreparedBinding> {
+    let spec = doc
+        .decode_at::<crate::model::rollout::BindingSpecView>(&FieldPath::parse("spec"))
+        .ok()?;
+    let state = match spec.state.as_deref() {
+        None | Some("Scheduled") => BindingState::Scheduled,
+        Some("Bound") => BindingState::Bound,
+        Some("Unscheduled") => BindingState::Unscheduled,
+        Some(_) => return None,
+    };
+    let placement = doc
+        .labels()
+        .find(|(k, _)| *k == crate::rollout::kubefleet::PARENT_CRP_LABEL)
+        .map(|(_, v)| v.to_string());
+    let score = doc
+        .spec()
+        .and_then(|s| s.get("clusterDecision"))
+        .and_then(|d| d.get("clusterScore"))
+        .map(|s| {
+            let int = |k: &str| {
+                s.get(k)
+                    .and_then(|v| crate::input::from_node::FromNode::from_node(v).ok())
+                    .unwrap_or(0)
+            };
+            ClusterScore {
+                affinity_score: int("affinityScore"),
+                topology_spread_score: int("topologySpreadScore"),
+            }
+        });
+    let deleting = doc
+        .metadata()
+        .and_then(|m| m.get("deletionTimestamp"))
+        .and_then(Node::as_scalar)
+        .is_some_and(|t| !t.is_empty());
+    Some(PreparedBinding {
+        placement: Some(placement.unwrap_or_default()),
+        namespace: None,
+        binding: ExistingBinding {
+            cluster: spec.target_cluster,
+            state,
+            current: true,
+            score,
+            deleting,
+        },
+    })
 }
 
 fn decode_binding(doc: &Document) -> Result<PreparedBinding, Diagnostic> {
@@ -403,6 +485,7 @@ pub fn evaluate(prepared: &Prepared) -> PlacementReport {
         placements,
         errors,
         warnings,
+        notices: prepared.notices.clone(),
     }
 }
 

@@ -20,6 +20,10 @@ pub struct PlacementReport {
     pub errors: Vec<Diagnostic>,
     /// Warnings about the input.
     pub warnings: Vec<Diagnostic>,
+    /// Facts about the input as a whole (hand-written clusters, ignored kinds, stale
+    /// heartbeats), each stated once.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notices: Vec<crate::notice::Notice>,
 }
 
 /// The scheduling outcome of one placement.
@@ -218,7 +222,7 @@ pub struct TermScore {
 
 /// How a preferred term scored a cluster.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, ToJson)]
-#[serde(rename_all = "camelCase", tag = "type")]
+#[serde(rename_all = "camelCase", tag = "type", rename_all_fields = "camelCase")]
 pub enum TermOutcome {
     /// Weight 0: skipped.
     ZeroWeight,
@@ -293,7 +297,7 @@ pub struct Filtered {
 
 /// Why one required term failed for a cluster.
 #[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
-#[serde(rename_all = "camelCase", tag = "type")]
+#[serde(rename_all = "camelCase", tag = "type", rename_all_fields = "camelCase")]
 pub enum TermMismatch {
     /// The label selector failed.
     Label {
@@ -342,7 +346,7 @@ impl TermMismatch {
 
 /// Why a filter rejected a cluster.
 #[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
-#[serde(rename_all = "camelCase", tag = "type")]
+#[serde(rename_all = "camelCase", tag = "type", rename_all_fields = "camelCase")]
 pub enum FilterReason {
     /// No required term matched.
     ClusterAffinityMismatch {

@@ -1552,6 +1552,7 @@ fn assemble(
         excluded,
         timeline,
         assumptions: super::assumptions::azure(opts),
+        targets: None,
     }
 }
 

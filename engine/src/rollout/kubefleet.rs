@@ -3,13 +3,14 @@
 use super::intstr::{IntOrString, Rounding};
 use super::options::{RollingChange, RolloutOptions, WhatIf};
 use super::plan::{
-    Group, Member, MemberReason, Placement, Rollout, Stage, State, Subject, System, TimelineEntry,
-    Wait, WaitKind,
+    Group, Member, MemberReason, Placement, Rollout, Stage, State, Subject, System, TargetSource,
+    Targets, TimelineEntry, Wait, WaitKind,
 };
 use super::staged::{self, ClusterView, ExecParams, ExecStage, KfEvent, KfSubject, Layer};
 use super::{ts, Ctx};
 use crate::input::duration::GoDuration;
 use crate::input::Document;
+use crate::placement::PlacementResult;
 use crate::model::rollout::{
     BindingSpecView, PlacementRolloutSpec, StagedUpdateRunSpec, StagedUpdateStrategySpec,
 };
@@ -38,6 +39,12 @@ pub(crate) struct KubeFleetInput<'a> {
     placements: SortedMap<String, (&'a Document, PlacementRolloutSpec)>,
     strategies: SortedMap<String, (StagedUpdateStrategySpec, bool)>,
     bindings: Vec<Binding<'a>>,
+    /// Approved `ClusterApprovalRequest`s: name and when the Approved condition turned True.
+    approvals: Vec<(String, Option<i64>)>,
+    /// The placement engine's decision per ClusterResourcePlacement name: selected clusters
+    /// and clusters whose bindings it unschedules, each in byte order; absent when its
+    /// scheduling cycle failed.
+    decided: SortedMap<String, (Vec<String>, Vec<String>)>,
 }
 
 /// `spec.state` and `spec.targetCluster` of a binding when `spec` is a mapping whose fields
@@ -87,6 +94,7 @@ fn binding_fields(doc: &Document) -> Option<(Option<&str>, &str)> {
 #[inline(never)]
 pub(crate) fn read<'a>(
     input: &super::Docs<'a>,
+    scheduled: &[PlacementResult],
     opts: &RolloutOptions,
     ctx: &mut Ctx,
 ) -> KubeFleetInput<'a> {
@@ -108,25 +116,17 @@ pub(crate) fn read<'a>(
     }
     let mut placements = Vec::new();
     for doc in input.of_kind("ClusterResourcePlacement") {
-        let spec: PlacementRolloutSpec = match doc.decode_at(&"spec".into()) {
-            Ok(s) => s,
-            Err(d) => {
-                ctx.errors.push(d);
-                continue;
-            }
-        };
+        let (spec, errors) = doc.decode_at_lenient::<PlacementRolloutSpec>(&"spec".into());
+        ctx.errors.extend(errors);
+        let Some(spec) = spec else { continue };
         validate_rollout_strategy(doc, &spec, ctx);
         placements.push((doc.name.clone().unwrap_or_default(), (doc, spec)));
     }
     let mut strategies = Vec::new();
     for doc in input.of_kind("ClusterStagedUpdateStrategy") {
-        let spec: StagedUpdateStrategySpec = match doc.decode_at(&"spec".into()) {
-            Ok(s) => s,
-            Err(d) => {
-                ctx.errors.push(d);
-                continue;
-            }
-        };
+        let (spec, errors) = doc.decode_at_lenient::<StagedUpdateStrategySpec>(&"spec".into());
+        ctx.errors.extend(errors);
+        let Some(spec) = spec else { continue };
         let findings =
             staged::validate_strategy(&spec.stages, opts.kubefleet.reject_duplicate_stage_names);
         let ok = findings.is_empty();
@@ -159,7 +159,48 @@ pub(crate) fn read<'a>(
             state,
         });
     }
+    let decided = scheduled
+        .iter()
+        .filter(|p| p.kind == "ClusterResourcePlacement" && p.cycle_error.is_none())
+        .map(|p| {
+            let mut selected: Vec<String> = p
+                .decisions
+                .iter()
+                .filter(|d| d.selected)
+                .map(|d| d.cluster_name.to_string())
+                .collect();
+            selected.sort_unstable_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
+            selected.dedup();
+            let mut unscheduled = p.unscheduled.clone();
+            unscheduled.sort_unstable_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
+            unscheduled.dedup();
+            (p.name.clone(), (selected, unscheduled))
+        })
+        .collect();
+    let approvals = input
+        .of_kind("ClusterApprovalRequest")
+        .filter_map(|doc| {
+            let approved = doc
+                .root
+                .get("status")
+                .and_then(|s| s.get("conditions"))
+                .and_then(crate::input::Node::as_seq)?
+                .iter()
+                .find(|c| {
+                    c.get("type").and_then(crate::input::Node::as_scalar) == Some("Approved")
+                        && c.get("status").and_then(crate::input::Node::as_scalar) == Some("True")
+                })?;
+            let at = approved
+                .get("lastTransitionTime")
+                .and_then(crate::input::Node::as_scalar)
+                .and_then(|t| crate::input::rfc3339::parse(t).ok())
+                .map(|t| t.timestamp());
+            Some((doc.name.clone()?, at))
+        })
+        .collect();
     KubeFleetInput {
+        approvals,
+        decided: SortedMap::from_entries(decided),
         clusters,
         // A repeated name: the last document wins.
         durations: SortedMap::from_entries(durations),
@@ -229,12 +270,12 @@ fn sorted_set(mut v: Vec<&str>) -> Vec<&str> {
     v
 }
 
-/// The placement's scheduled clusters and the clusters of its Unscheduled bindings (not also
-/// scheduled), each in byte order without repeats; `None` without bindings.
-fn placement_clusters<'k>(
-    name: &str,
-    kf: &'k KubeFleetInput<'_>,
-) -> Option<(Vec<&'k str>, Vec<&'k str>)> {
+/// The clusters a placement's rollout reaches and the clusters it removes from, each in byte
+/// order without repeats, with where they came from. Bindings given in the input are the
+/// truth (and are compared with the scheduler's decision); without them, the placement
+/// engine's decision is used: a rollout never selects clusters of its own.
+fn targets<'k>(name: &str, kf: &'k KubeFleetInput<'_>) -> (Vec<&'k str>, Vec<&'k str>, Targets) {
+    let decided = kf.decided.get(name);
     let mut scheduled = Vec::new();
     let mut unscheduled = Vec::new();
     for b in kf.bindings.iter().filter(|b| b.placement == name) {
@@ -245,10 +286,27 @@ fn placement_clusters<'k>(
         }
     }
     if scheduled.is_empty() && unscheduled.is_empty() {
-        return None;
+        let Some((selected, delete)) = decided else {
+            let t = Targets {
+                source: TargetSource::None,
+                clusters: Vec::new(),
+                only_in_bindings: Vec::new(),
+                only_in_placement: Vec::new(),
+            };
+            return (Vec::new(), Vec::new(), t);
+        };
+        let t = Targets {
+            source: TargetSource::Placement,
+            clusters: selected.clone(),
+            only_in_bindings: Vec::new(),
+            only_in_placement: Vec::new(),
+        };
+        let sel = selected.iter().map(String::as_str).collect();
+        let del = delete.iter().map(String::as_str).collect();
+        return (sel, del, t);
     }
     let selected = sorted_set(scheduled);
-    let delete = sorted_set(unscheduled)
+    let delete: Vec<&str> = sorted_set(unscheduled)
         .into_iter()
         .filter(|c| {
             selected
@@ -256,7 +314,38 @@ fn placement_clusters<'k>(
                 .is_err()
         })
         .collect();
-    Some((selected, delete))
+    let (only_in_bindings, only_in_placement) = match decided {
+        Some((picked, _)) => {
+            let has = |set: &[String], c: &str| {
+                set.binary_search_by(|s| s.as_bytes().cmp(c.as_bytes()))
+                    .is_ok()
+            };
+            (
+                selected
+                    .iter()
+                    .filter(|c| !has(picked, c))
+                    .map(|c| c.to_string())
+                    .collect(),
+                picked
+                    .iter()
+                    .filter(|c| {
+                        selected
+                            .binary_search_by(|s| s.as_bytes().cmp(c.as_bytes()))
+                            .is_err()
+                    })
+                    .cloned()
+                    .collect(),
+            )
+        }
+        None => (Vec::new(), Vec::new()),
+    };
+    let t = Targets {
+        source: TargetSource::Bindings,
+        clusters: selected.iter().map(|c| c.to_string()).collect(),
+        only_in_bindings,
+        only_in_placement,
+    };
+    (selected, delete, t)
 }
 
 fn init_failed(name: &str, kind: &str, message: String, opts: &RolloutOptions) -> Rollout {
@@ -274,6 +363,7 @@ fn init_failed(name: &str, kind: &str, message: String, opts: &RolloutOptions) -
         excluded: Vec::new(),
         timeline: Vec::new(),
         assumptions: super::assumptions::staged(opts),
+        targets: None,
     }
 }
 
@@ -288,13 +378,9 @@ pub(crate) fn rollouts(
 ) -> Vec<Rollout> {
     let mut out = Vec::new();
     for doc in input.of_kind("ClusterStagedUpdateRun") {
-        let spec: StagedUpdateRunSpec = match doc.decode_at(&"spec".into()) {
-            Ok(s) => s,
-            Err(d) => {
-                ctx.errors.push(d);
-                continue;
-            }
-        };
+        let (spec, errors) = doc.decode_at_lenient::<StagedUpdateRunSpec>(&"spec".into());
+        ctx.errors.extend(errors);
+        let Some(spec) = spec else { continue };
         let name = doc.name.clone().unwrap_or_default();
         if name.len() >= 64 {
             ctx.layered(doc, "metadata.name", Layer::Crd, format!("metadata.name: Too long: the run name must be shorter than 64 characters, got {}", name.len()));
@@ -315,7 +401,9 @@ pub(crate) fn rollouts(
                     Layer::ControllerInit,
                     format!("run \"{name}\" fails to initialize: {msg}"),
                 );
-                out.push(init_failed(&name, "ClusterStagedUpdateRun", msg, opts));
+                let mut r = init_failed(&name, "ClusterStagedUpdateRun", msg, opts);
+                r.targets = Some(targets(&spec.placement_name, kf).2);
+                out.push(r);
             }
             Ok(stages) => {
                 if state != "Run" {
@@ -323,7 +411,9 @@ pub(crate) fn rollouts(
                         "spec.state is {state}: stages are computed but nothing rolls out until it is Run (the timeline shows what Run would do)"
                     ));
                 }
-                out.push(run_staged(&name, stages, kf, opts, state == "Run"));
+                let mut r = run_staged(&name, stages, kf, opts, state == "Run");
+                r.targets = Some(targets(&spec.placement_name, kf).2);
+                out.push(r);
             }
         }
     }
@@ -395,20 +485,7 @@ fn init_run(
             }
         }
     }
-    let (selected, delete) = match placement_clusters(&spec.placement_name, kf) {
-        Some(x) => x,
-        None => {
-            // No bindings given: every MemberCluster (PickAll) or the fixed names are selected.
-            let policy = crp.policy.as_ref();
-            let names: Vec<&str> = match policy.and_then(|p| p.placement_type.as_deref()) {
-                Some("PickFixed") => policy
-                    .map(|p| p.cluster_names.iter().map(String::as_str).collect())
-                    .unwrap_or_default(),
-                _ => kf.clusters.iter().map(|c| c.name).collect(),
-            };
-            (sorted_set(names), Vec::new())
-        }
-    };
+    let (selected, delete, _) = targets(&spec.placement_name, kf);
     if let Some(p) = &crp.policy {
         let want = match p.placement_type.as_deref() {
             Some("PickN") => p.number_of_clusters,
@@ -511,7 +588,14 @@ fn run_staged(
     let ts = |t: i64| clock.at(t);
     let start = opts.start.unwrap_or(opts.at).timestamp();
     let horizon_end = start + i64::from(opts.horizon_days) * 86_400;
-    let events = kf_events(opts, name, start);
+    let mut events = kf_events(opts, name, start);
+    // Approvals already given in the input (`kubectl get clusterapprovalrequests`): each
+    // takes effect when it was given, or when the run asks for it if that is later.
+    events.extend(
+        kf.approvals
+            .iter()
+            .map(|(request, at)| KfEvent::Approve(at.unwrap_or(start), request.clone())),
+    );
     let dur = |c: &str| duration_secs(c, kf, opts);
     let stuck =
         GoDuration::parse(&opts.kubefleet.stuck_threshold).map_or(300, |d| d.seconds().max(1));
@@ -698,6 +782,7 @@ fn run_staged(
         excluded: Vec::new(),
         timeline,
         assumptions: super::assumptions::staged(opts),
+        targets: None,
     }
 }
 
@@ -729,31 +814,14 @@ fn rolling(
     let ptype = policy
         .and_then(|p| p.placement_type.as_deref())
         .unwrap_or("PickAll");
-    let mut clusters: Vec<String> = match placement_clusters(name, kf) {
-        Some((sel, _)) => sel.into_iter().map(str::to_string).collect(),
-        None => match ptype {
-            "PickFixed" => policy.map(|p| p.cluster_names.clone()).unwrap_or_default(),
-            _ => {
-                if kf.clusters.is_empty() {
-                    return None;
-                }
-                ctx.warn(doc, "spec.policy", "no ClusterResourceBindings for this placement: the rollout is simulated over every MemberCluster in the input (placement not evaluated)");
-                let mut all: Vec<String> = kf.clusters.iter().map(|c| c.name.to_string()).collect();
-                if ptype == "PickN" {
-                    let n = policy
-                        .and_then(|p| p.number_of_clusters)
-                        .unwrap_or(0)
-                        .max(0) as usize;
-                    all.sort();
-                    all.truncate(n);
-                }
-                all
-            }
-        },
-    };
-    clusters.sort_by(|a, b| a.as_bytes().cmp(b.as_bytes()));
-    clusters.dedup();
-    let clusters: Vec<Rc<str>> = clusters.into_iter().map(Rc::from).collect();
+    let (selected, _, targets) = targets(name, kf);
+    if selected.is_empty() && targets.source != TargetSource::Bindings && kf.clusters.is_empty() {
+        return None;
+    }
+    if targets.source == TargetSource::None {
+        ctx.warn(doc, "spec.policy", "the placement's scheduling cycle fails (see the placement's cycle error), so the rollout reaches no cluster");
+    }
+    let clusters: Vec<Rc<str>> = selected.into_iter().map(Rc::from).collect();
     let stage_name: Rc<str> = Rc::from("RollingUpdate");
     let run_name: Rc<str> = Rc::from(name);
     let target = match ptype {
@@ -895,6 +963,7 @@ fn rolling(
         excluded: Vec::new(),
         timeline,
         assumptions: super::assumptions::rolling(opts),
+        targets: Some(targets),
     })
 }
 

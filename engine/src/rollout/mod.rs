@@ -51,6 +51,10 @@ pub const KINDS: &[KindInfo] = &[
         api_versions: KF,
     },
     KindInfo {
+        kind: "ClusterApprovalRequest",
+        api_versions: KF,
+    },
+    KindInfo {
         kind: "ClusterResourcePlacement",
         api_versions: KF,
     },
@@ -95,12 +99,10 @@ const ROLLOUT_KINDS: &[&str] = &[
 ];
 
 /// Whether the input holds anything this engine evaluates: a rollout kind, or a
-/// ClusterResourcePlacement with an explicit `spec.strategy`.
+/// ClusterResourcePlacement (every one has a rollout strategy: RollingUpdate by default).
 pub fn applies(input: &Input) -> bool {
     input.documents.iter().any(|d| {
-        ROLLOUT_KINDS.contains(&d.kind.as_str())
-            || (d.kind == "ClusterResourcePlacement"
-                && d.spec().and_then(|s| s.get("strategy")).is_some())
+        ROLLOUT_KINDS.contains(&d.kind.as_str()) || d.kind == "ClusterResourcePlacement"
     })
 }
 
@@ -170,7 +172,8 @@ impl Ctx {
 }
 
 /// Every kind the rollout readers take.
-const READ_KINDS: [&str; 10] = [
+const READ_KINDS: [&str; 11] = [
+    "ClusterApprovalRequest",
     "FleetMember",
     "FleetUpdateStrategy",
     "AvailableVersions",
@@ -204,8 +207,14 @@ impl<'a> Docs<'a> {
     }
 }
 
-/// Plans and simulates every rollout in the input.
-pub fn rollout(input: &Input, options: &RolloutOptions) -> RolloutReport {
+/// Plans and simulates every rollout in the input. KubeFleet rollouts reach the clusters of
+/// the ClusterResourceBindings in the input or, without them, the clusters `placements` (the
+/// placement engine's result for the same input) decided.
+pub fn rollout(
+    input: &Input,
+    options: &RolloutOptions,
+    placements: &[crate::placement::PlacementResult],
+) -> RolloutReport {
     let mut ctx = Ctx::default();
     let resolved = match options.resolved() {
         Ok(o) => o,
@@ -223,7 +232,7 @@ pub fn rollout(input: &Input, options: &RolloutOptions) -> RolloutReport {
     let options = &resolved;
     let docs = Docs::of(input);
     let az = azure::read(&docs, &mut ctx);
-    let kf = kubefleet::read(&docs, options, &mut ctx);
+    let kf = kubefleet::read(&docs, placements, options, &mut ctx);
     let mut rollouts = azure::rollouts(&docs, &az, options, &mut ctx);
     rollouts.extend(kubefleet::rollouts(&docs, &kf, options, &mut ctx));
     // Results must not depend on document order.
@@ -240,6 +249,7 @@ pub fn rollout(input: &Input, options: &RolloutOptions) -> RolloutReport {
         findings: ctx.findings,
         errors: ctx.errors,
         warnings: ctx.warnings,
+        notices: Vec::new(),
     }
 }
 

@@ -363,4 +363,36 @@ pub struct Rollout {
     pub timeline: Vec<TimelineEntry>,
     /// Assumptions applied, with the option values used.
     pub assumptions: Vec<Assumption>,
+    /// KubeFleet: where the target clusters came from, and where bindings given in the input
+    /// differ from the scheduler's decision.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub targets: Option<Targets>,
+}
+
+/// Where a KubeFleet rollout's clusters came from.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToJson)]
+#[serde(rename_all = "camelCase")]
+pub struct Targets {
+    /// The placement decision, or the bindings in the input.
+    pub source: TargetSource,
+    /// The clusters the rollout reaches (selected), in name order.
+    pub clusters: Vec<String>,
+    /// Given bindings that the scheduler would not keep or pick now (bindings only).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub only_in_bindings: Vec<String>,
+    /// Clusters the scheduler picks now that have no binding in the input (bindings only).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub only_in_placement: Vec<String>,
+}
+
+/// Source of a KubeFleet rollout's target clusters.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToJson)]
+#[serde(rename_all = "camelCase")]
+pub enum TargetSource {
+    /// The placement engine's decision for the placement (no bindings in the input).
+    Placement,
+    /// The `ClusterResourceBinding`s in the input (the truth when given).
+    Bindings,
+    /// Neither: the placement was not scheduled (its cycle failed), so nothing is targeted.
+    None,
 }

@@ -12,7 +12,7 @@ fn at(s: &str) -> DateTime<Utc> {
 
 fn run(yaml: &str, opts: serde_json::Value) -> RolloutReport {
     let opts: RolloutOptions = serde_json::from_value(opts).unwrap_or_else(|e| panic!("{e}"));
-    rollout(&Input::parse(&[Source::new("t.yaml", yaml)]), &opts)
+    crate::rollout_input(&Input::parse(&[Source::new("t.yaml", yaml)]), &opts)
 }
 
 const FLEET: &str = r#"
