@@ -46,7 +46,8 @@ fn tool_modes() -> bool {
         ("azure.yaml", azure_fleet(), options(""))
     };
     let input = Input::parse(&[Source::new(name, text)]);
-    let placed = fleet_policy::placement::place(&input, &fleet_policy::PlaceOptions::at(opts.at)).placements;
+    let placed =
+        fleet_policy::placement::place(&input, &fleet_policy::PlaceOptions::at(opts.at)).placements;
     for _ in 0..runs {
         black_box(rollout::rollout(black_box(&input), &opts, &placed));
     }
@@ -79,7 +80,8 @@ fn bench(c: &mut Criterion) {
     let kf = Input::parse(&[Source::new("staged.yaml", staged_fleet())]);
     assert!(kf.diagnostics.is_empty(), "{:?}", kf.diagnostics.first());
     let kf_opts = options(", \"approveAll\": true");
-    let kf_placed = fleet_policy::placement::place(&kf, &fleet_policy::PlaceOptions::at(kf_opts.at)).placements;
+    let kf_placed =
+        fleet_policy::placement::place(&kf, &fleet_policy::PlaceOptions::at(kf_opts.at)).placements;
     let r = rollout::rollout(&kf, &kf_opts, &kf_placed);
     assert!(r.errors.is_empty(), "{:?}", r.errors.first());
     let ro = r

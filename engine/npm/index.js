@@ -106,8 +106,11 @@ function normaliseOptions(fn, options) {
     throw new TypeError(`fleet-policy: ${fn}(): options.at must be a Date or an RFC 3339 string, got ${describe(out.at)}`);
   }
   if (out.at === undefined || out.at === null) out.at = new Date().toISOString();
-  if (typeof out.at === 'string' && !RFC3339.test(out.at)) {
-    throw new TypeError(`fleet-policy: ${fn}(): options.at must be an RFC 3339 time such as 2026-01-01T09:00:00Z, got ${JSON.stringify(out.at)}`);
+  // "snapshot": the input's own instant (its newest heartbeat or observation); the engine
+  // falls back to now, passed here, when the input carries no times.
+  if (out.at === 'snapshot') out.now = new Date().toISOString();
+  else if (typeof out.at === 'string' && !RFC3339.test(out.at)) {
+    throw new TypeError(`fleet-policy: ${fn}(): options.at must be an RFC 3339 time such as 2026-01-01T09:00:00Z or "snapshot", got ${JSON.stringify(out.at)}`);
   }
   if (out.source !== undefined && out.source !== null && typeof out.source !== 'string') {
     throw new TypeError(`fleet-policy: ${fn}(): options.source (the name of the input in diagnostics) must be a string, got ${describe(out.source)}`);

@@ -88,7 +88,10 @@ impl Notice {
         Notice {
             kind: NoticeKind::IgnoredKinds,
             count,
-            message: format!("ignored (no engine reads these kinds): {}", kinds_text(&kinds)),
+            message: format!(
+                "ignored (no engine reads these kinds): {}",
+                kinds_text(&kinds)
+            ),
             clusters: Vec::new(),
             kinds,
             snapshot: None,

@@ -6,7 +6,7 @@
 use crate::json_out::ToJson;
 use crate::options_json::Json;
 use crate::report::{options_from_json, EvaluateOptions};
-use crate::Source;
+use crate::{Input, Source};
 use wasm_bindgen::prelude::*;
 
 // Both directions cross the boundary as JSON text: the npm wrapper (`engine/npm/index.js`)
@@ -65,44 +65,71 @@ fn sources(yaml: &str, name: String) -> [Source; 1] {
     [Source::new(name, yaml)]
 }
 
+/// Reads the input once and settles `at`: `"snapshot"` means the input's own instant
+/// ([`Input::snapshot`]), or `options.now` (the npm wrapper's clock) when the input carries
+/// no times. `now` is the wrapper's, not an engine option, and is taken out.
+fn read(yaml: &str, options: Option<String>) -> Result<(Input, Json), JsError> {
+    let (json, name) = options_and_source(options)?;
+    let input = Input::parse(&sources(yaml, name));
+    let Json::Object(map) = json else {
+        return Err(JsError::new("options must be an object"));
+    };
+    let snapshot = matches!(map.get("at"), Some(Json::Str(s)) if s == crate::AT_SNAPSHOT);
+    let now = map.get("now").cloned();
+    let mut map: crate::sorted_map::SortedMap<String, Json> =
+        map.into_iter().filter(|(k, _)| k != "now").collect();
+    if snapshot {
+        let at =
+            match (input.snapshot(), now) {
+                (Some(t), _) => Json::Str(t.to_rfc3339()),
+                (None, Some(now)) => now,
+                (None, None) => return Err(JsError::new(
+                    "options.at is \"snapshot\" and the input carries no times: pass options.now",
+                )),
+            };
+        map.insert("at".to_string(), at);
+    }
+    Ok((input, Json::Object(map)))
+}
+
 /// `place(yaml, optionsJson?)`: KubeFleet placement decisions, as JSON text.
 #[wasm_bindgen]
 pub fn place(yaml: &str, options: Option<String>) -> Result<String, JsError> {
-    let (json, name) = options_and_source(options)?;
+    let (input, json) = read(yaml, options)?;
     let opts = options_from_json(&json).map_err(|e| JsError::new(&e))?;
-    to_json(&crate::place(&sources(yaml, name), &opts))
+    to_json(&crate::place_input(&input, &opts))
 }
 
 /// `budgets(yaml, optionsJson?)`: Karpenter disruption budgets, as JSON text.
 #[wasm_bindgen]
 pub fn budgets(yaml: &str, options: Option<String>) -> Result<String, JsError> {
-    let (json, name) = options_and_source(options)?;
+    let (input, json) = read(yaml, options)?;
     let opts = options_from_json(&json).map_err(|e| JsError::new(&e))?;
-    to_json(&crate::budgets(&sources(yaml, name), &opts))
+    to_json(&crate::budgets_input(&input, &opts))
 }
 
 /// `rollout(yaml, optionsJson?)`: rollout plans and simulations, as JSON text.
 #[wasm_bindgen]
 pub fn rollout(yaml: &str, options: Option<String>) -> Result<String, JsError> {
-    let (json, name) = options_and_source(options)?;
+    let (input, json) = read(yaml, options)?;
     let opts = options_from_json(&json).map_err(|e| JsError::new(&e))?;
-    to_json(&crate::rollout(&sources(yaml, name), &opts))
+    to_json(&crate::rollout_input(&input, &opts))
 }
 
 /// `evaluate(yaml, optionsJson?)`: detects the kinds and runs every engine that applies.
 #[wasm_bindgen]
 pub fn evaluate(yaml: &str, options: Option<String>) -> Result<String, JsError> {
-    let (json, name) = options_and_source(options)?;
+    let (input, json) = read(yaml, options)?;
     let opts = EvaluateOptions::from_json(&json).map_err(|e| JsError::new(&e))?;
-    to_json(&crate::evaluate(&sources(yaml, name), &opts))
+    to_json(&crate::evaluate_input(&input, &opts))
 }
 
 /// `validate(yaml, optionsJson?)`: errors and warnings only (`options.source` names the input).
 #[wasm_bindgen]
 pub fn validate(yaml: &str, options: Option<String>) -> Result<String, JsError> {
-    let (json, name) = options_and_source(options)?;
+    let (input, json) = read(yaml, options)?;
     let opts = EvaluateOptions::from_json(&json).map_err(|e| JsError::new(&e))?;
-    to_json(&crate::validate(&sources(yaml, name), &opts))
+    to_json(&crate::validate_input(&input, &opts))
 }
 
 /// `version()`: the engine version.

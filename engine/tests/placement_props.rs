@@ -213,6 +213,30 @@ fn run(docs: &[String]) -> fleet_policy::PlacementReport {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
 
+    /// Placement → rollout is one pipeline: every CRP's rollout reaches exactly the clusters
+    /// its placement picked, in `rollout` and in `evaluate` alike.
+    #[test]
+    fn rollout_targets_are_the_placement_picks(clusters in prop::collection::vec(cluster(), 0..14), p in policy(), strategy in any::<bool>()) {
+        let mut docs: Vec<String> = clusters.iter().enumerate().map(|(i, c)| cluster_doc(i, c)).collect();
+        let mut crp = policy_doc(&p);
+        if strategy {
+            crp.push_str("  strategy:\n    type: RollingUpdate\n    rollingUpdate: {maxUnavailable: 2}\n");
+        }
+        docs.push(crp);
+        let sources = [Source::new("props.yaml", docs.join("---\n"))];
+        let t = at().at;
+        let evaluated = fleet_policy::evaluate(&sources, &fleet_policy::EvaluateOptions::at(t));
+        let rolled = fleet_policy::rollout(&sources, &fleet_policy::RolloutOptions::at(t));
+        prop_assert_eq!(evaluated.placements.len(), 1);
+        let mut picked: Vec<String> = evaluated.placements[0].picked.iter().map(|c| c.cluster.to_string()).collect();
+        picked.sort();
+        for rollouts in [&evaluated.rollouts, &rolled.rollouts] {
+            prop_assert_eq!(rollouts.len(), 1);
+            let members: Vec<String> = rollouts[0].stages.iter().flat_map(|s| &s.groups).flat_map(|g| &g.members).map(|m| m.cluster.to_string()).collect();
+            prop_assert_eq!(&members, &picked);
+        }
+    }
+
     #[test]
     fn picks_are_feasible_and_counts_follow_the_type(clusters in prop::collection::vec(cluster(), 0..14), p in policy()) {
         let mut docs: Vec<String> = clusters.iter().enumerate().map(|(i, c)| cluster_doc(i, c)).collect();

@@ -101,7 +101,8 @@ fn rollout_runs(c: &mut Criterion) {
     );
     let kf = Input::parse(&[Source::new("staged.yaml", rollout_gen::staged_fleet())]);
     let kf_opts = rollout_gen::options(", \"approveAll\": true");
-    let kf_placed = fleet_policy::placement::place(&kf, &fleet_policy::PlaceOptions::at(kf_opts.at)).placements;
+    let kf_placed =
+        fleet_policy::placement::place(&kf, &fleet_policy::PlaceOptions::at(kf_opts.at)).placements;
     c.bench_function(
         "kubefleet staged run 5000 clusters 5 stages (plan+simulate)",
         |b| b.iter(|| black_box(rollout::rollout(&kf, &kf_opts, &kf_placed))),

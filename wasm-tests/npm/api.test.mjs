@@ -75,8 +75,16 @@ test('place: docs example "per-CPU-core cost, Ascending" ranks 0.1 / 0.2 / 1 as 
   assert.deepEqual(p.notPicked.map((c) => [c.cluster, c.affinityScore, c.topologySpreadScore]), [['bravelion', 0, 0]]);
   assert.deepEqual(p.filtered, []);
   assert.deepEqual([p.condition.status, p.condition.reason], ['True', 'SchedulingPolicyFulfilled']);
-  // Hand-written MemberClusters have no agent status: one warning each, at the cluster.
-  assert.deepEqual(r.warnings.map((w) => [w.name, w.path, w.line]), [['bravelion', 'status.agentStatus', 8], ['smartfish', 'status.agentStatus', 16], ['jumpingcat', 'status.agentStatus', 24]]);
+  // The clusters carry member agent status (heartbeats at 11:59): nothing to warn about.
+  assert.deepEqual(r.warnings, []);
+  assert.equal(r.notices, undefined);
+  // "snapshot" evaluates at the input's own instant, its newest heartbeat: the same picks.
+  const snap = fp.place(example('docs-sorter-per-cpu-core-cost.yaml'), { at: 'snapshot' });
+  assert.deepEqual(picks(snap.placements[0]), [['jumpingcat', 100, 0], ['smartfish', 89, 0]]);
+  // A day later every heartbeat is stale: all filtered, and a notice names the snapshot.
+  const late = fp.place(example('docs-sorter-per-cpu-core-cost.yaml'), { at: '2026-03-05T12:00:00Z' });
+  assert.deepEqual(picks(late.placements[0]), []);
+  assert.deepEqual(late.notices.map((n) => [n.kind, n.count, n.snapshot]), [['staleHeartbeats', 3, '2026-03-04T11:59:00Z']]);
 });
 
 test('results are identical to the CLI JSON for every example', () => {
@@ -133,12 +141,16 @@ test('budgets: docs example blocking business hours — 0 until 17:00, then 10% 
   assert.equal(evening.horizonEnd, '2026-03-05T18:00:00Z');
 });
 
-test('evaluate: detects the placement and runs only the placement engine', () => {
+test('evaluate: the placement, and its rollout to exactly the clusters it picked', () => {
   const yaml = example('docs-affinity-two-terms.yaml');
   const r = fp.evaluate(yaml, { at: AT });
   assert.deepEqual(r.placements, fp.place(yaml, { at: AT }).placements);
   assert.deepEqual(r.nodePools, []);
-  assert.deepEqual(r.rollouts, []);
+  // Every CRP rolls out (RollingUpdate by default), to the placement's picks, never others.
+  assert.deepEqual(r.rollouts.map((ro) => [ro.kind, ro.name, ro.targets.source, ro.targets.clusters]),
+    [['ClusterResourcePlacement', 'crp-west-or-unlabelled', 'placement', ['east-nosystem', 'west-critical']]]);
+  assert.deepEqual(r.rollouts[0].stages[0].groups[0].members.map((m) => m.cluster), ['east-nosystem', 'west-critical']);
+  assert.deepEqual(r.rollouts, fp.rollout(yaml, { at: AT }).rollouts);
   assert.deepEqual(r.errors, []);
 });
 
@@ -232,7 +244,7 @@ test('misuse of the API throws a TypeError that says what was wrong', () => {
     [() => fp.rollout('', 'soon'), /rollout\(yaml, options\?\): options must be an object, got string soon/],
     [() => fp.evaluate('', []), /options must be an object, got an array/],
     [() => fp.place('', { at: 5 }), /options\.at must be a Date or an RFC 3339 string, got number 5/],
-    [() => fp.place('', { at: 'yesterday' }), /options\.at must be an RFC 3339 time such as 2026-01-01T09:00:00Z, got "yesterday"/],
+    [() => fp.place('', { at: 'yesterday' }), /options\.at must be an RFC 3339 time such as 2026-01-01T09:00:00Z or "snapshot", got "yesterday"/],
     [() => fp.place('', { at: new Date('nope') }), /options\.at is an invalid Date/],
     [() => fp.budgets('', { horizon: 24 }), /budgets\(\): invalid options: invalid type: integer `24`, expected a string/],
     [() => fp.validate({}), /validate\(yaml, options\?\): yaml must be a string/],

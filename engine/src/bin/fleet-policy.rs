@@ -180,7 +180,10 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 &r,
                 c.format,
                 placement::table::render,
-                &r.errors, &r.warnings, &r.notices)
+                &r.errors,
+                &r.warnings,
+                &r.notices,
+            )
         }
         Command::Budgets { common: c, horizon } => {
             let opts: disruption::BudgetOptions =
@@ -190,12 +193,22 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 &r,
                 c.format,
                 disruption::table::render,
-                &r.errors, &r.warnings, &r.notices)
+                &r.errors,
+                &r.warnings,
+                &r.notices,
+            )
         }
         Command::Rollout(c) => {
             let opts: rollout::RolloutOptions = options_from_json(&options(&c, &[])?)?;
             let r = fleet_policy::rollout(&read_sources(&c.files)?, &opts);
-            emit(&r, c.format, rollout::table::render, &r.errors, &r.warnings, &r.notices)
+            emit(
+                &r,
+                c.format,
+                rollout::table::render,
+                &r.errors,
+                &r.warnings,
+                &r.notices,
+            )
         }
         Command::Evaluate(c) => {
             let opts = EvaluateOptions::from_json(&options(&c, &[])?)?;
@@ -205,7 +218,10 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 &r,
                 c.format,
                 evaluate_table,
-                &r.errors, &r.warnings, &r.notices)
+                &r.errors,
+                &r.warnings,
+                &r.notices,
+            )
         }
         Command::Validate(c) => {
             let opts = EvaluateOptions::from_json(&options(&c, &[])?)?;

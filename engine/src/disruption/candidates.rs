@@ -367,7 +367,11 @@ impl StateNode {
 
 /// Why a node is not a candidate. Karpenter's own wording comes from [`Blocked::message`].
 #[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
-#[serde(tag = "kind", rename_all = "camelCase", rename_all_fields = "camelCase")]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum Blocked {
     /// No NodeClaim.
     NotManaged,

@@ -1002,14 +1002,20 @@ metadata: {name: b}
             .collect();
         assert_eq!(msgs.len(), 3);
         assert_eq!((msgs[0].0, msgs[0].1, msgs[0].2), (1, 2, 7));
-        assert_eq!(msgs[0].3, "unknown kind \"MemberClustr\"; did you mean \"MemberCluster\"?");
+        assert_eq!(
+            msgs[0].3,
+            "unknown kind \"MemberClustr\"; did you mean \"MemberCluster\"?"
+        );
         assert_eq!(msgs[1].3, "missing required field \"apiVersion\"");
         assert_eq!((msgs[2].0, msgs[2].1), (3, 6));
         assert!(msgs[2]
             .3
             .contains("is not supported for kind MemberCluster"));
         // A kind no engine reads is a neighbour, listed once as ignored.
-        assert_eq!(input.ignored, vec![("v1".to_string(), "Frobnicator".to_string())]);
+        assert_eq!(
+            input.ignored,
+            vec![("v1".to_string(), "Frobnicator".to_string())]
+        );
         assert_eq!(
             input.notices().first().map(|n| n.message.as_str()),
             Some("ignored (no engine reads these kinds): 1 × Frobnicator")

@@ -111,7 +111,10 @@ mod tests {
     #[test]
     fn typos_of_read_kinds_are_near_misses_and_neighbours_are_not() {
         assert_eq!(near_miss("MemberClustr"), Some("MemberCluster"));
-        assert_eq!(near_miss("ClusterResourcePlacment"), Some("ClusterResourcePlacement"));
+        assert_eq!(
+            near_miss("ClusterResourcePlacment"),
+            Some("ClusterResourcePlacement")
+        );
         assert_eq!(near_miss("nodepool"), Some("NodePool"));
         for neighbour in [
             "EC2NodeClass",

@@ -8,7 +8,11 @@ use std::fmt;
 
 /// Why a scheduling cycle aborted.
 #[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
-#[serde(rename_all = "camelCase", tag = "type", rename_all_fields = "camelCase")]
+#[serde(
+    rename_all = "camelCase",
+    tag = "type",
+    rename_all_fields = "camelCase"
+)]
 pub enum CycleError {
     /// A `resources.kubernetes-fleet.io/` name that is not `<capacityType>-<resource>`.
     InvalidResourcePropertyName {

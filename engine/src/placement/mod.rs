@@ -250,7 +250,12 @@ fn fleet_notices(input: &Input, fleet: &Fleet, at: DateTime<Utc>) -> Vec<Notice>
     if !hand_written.is_empty() {
         out.push(Notice::hand_written(hand_written));
     }
-    let reporting = fleet.clusters.iter().filter(|c| !c.assumed_healthy).count();
+    // Clusters whose member agent has reported at least once (a heartbeat to be stale).
+    let reporting = fleet
+        .clusters
+        .iter()
+        .filter(|c| !c.assumed_healthy && c.eligibility != Err(Ineligible::AgentNotOnline))
+        .count();
     let stale: Vec<String> = fleet
         .clusters
         .iter()
@@ -258,7 +263,12 @@ fn fleet_notices(input: &Input, fleet: &Fleet, at: DateTime<Utc>) -> Vec<Notice>
         .map(|c| c.name.clone())
         .collect();
     if !stale.is_empty() && stale.len() * 2 > reporting {
-        out.push(Notice::stale_heartbeats(stale, reporting, at, input.snapshot()));
+        out.push(Notice::stale_heartbeats(
+            stale,
+            reporting,
+            at,
+            input.snapshot(),
+        ));
     }
     out
 }

@@ -222,7 +222,11 @@ pub struct TermScore {
 
 /// How a preferred term scored a cluster.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, ToJson)]
-#[serde(rename_all = "camelCase", tag = "type", rename_all_fields = "camelCase")]
+#[serde(
+    rename_all = "camelCase",
+    tag = "type",
+    rename_all_fields = "camelCase"
+)]
 pub enum TermOutcome {
     /// Weight 0: skipped.
     ZeroWeight,
@@ -297,7 +301,11 @@ pub struct Filtered {
 
 /// Why one required term failed for a cluster.
 #[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
-#[serde(rename_all = "camelCase", tag = "type", rename_all_fields = "camelCase")]
+#[serde(
+    rename_all = "camelCase",
+    tag = "type",
+    rename_all_fields = "camelCase"
+)]
 pub enum TermMismatch {
     /// The label selector failed.
     Label {
@@ -346,7 +354,11 @@ impl TermMismatch {
 
 /// Why a filter rejected a cluster.
 #[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
-#[serde(rename_all = "camelCase", tag = "type", rename_all_fields = "camelCase")]
+#[serde(
+    rename_all = "camelCase",
+    tag = "type",
+    rename_all_fields = "camelCase"
+)]
 pub enum FilterReason {
     /// No required term matched.
     ClusterAffinityMismatch {

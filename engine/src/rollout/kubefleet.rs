@@ -10,10 +10,10 @@ use super::staged::{self, ClusterView, ExecParams, ExecStage, KfEvent, KfSubject
 use super::{ts, Ctx};
 use crate::input::duration::GoDuration;
 use crate::input::Document;
-use crate::placement::PlacementResult;
 use crate::model::rollout::{
     BindingSpecView, PlacementRolloutSpec, StagedUpdateRunSpec, StagedUpdateStrategySpec,
 };
+use crate::placement::PlacementResult;
 use crate::sorted_map::{SortedMap, SortedSet};
 use std::borrow::Cow;
 use std::rc::Rc;
@@ -815,9 +815,6 @@ fn rolling(
         .and_then(|p| p.placement_type.as_deref())
         .unwrap_or("PickAll");
     let (selected, _, targets) = targets(name, kf);
-    if selected.is_empty() && targets.source != TargetSource::Bindings && kf.clusters.is_empty() {
-        return None;
-    }
     if targets.source == TargetSource::None {
         ctx.warn(doc, "spec.policy", "the placement's scheduling cycle fails (see the placement's cycle error), so the rollout reaches no cluster");
     }

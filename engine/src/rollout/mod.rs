@@ -101,9 +101,10 @@ const ROLLOUT_KINDS: &[&str] = &[
 /// Whether the input holds anything this engine evaluates: a rollout kind, or a
 /// ClusterResourcePlacement (every one has a rollout strategy: RollingUpdate by default).
 pub fn applies(input: &Input) -> bool {
-    input.documents.iter().any(|d| {
-        ROLLOUT_KINDS.contains(&d.kind.as_str()) || d.kind == "ClusterResourcePlacement"
-    })
+    input
+        .documents
+        .iter()
+        .any(|d| ROLLOUT_KINDS.contains(&d.kind.as_str()) || d.kind == "ClusterResourcePlacement")
 }
 
 /// Unix seconds → UTC instant (clamped to chrono's range).

@@ -1,0 +1,425 @@
+//! Real-format input, as users paste it: `kubectl get … -o yaml` / `-o json` Lists with
+//! member-agent status, bindings as the hub holds them, and example files with their
+//! neighbouring kinds. Each test pins the decisions a user reads off the result.
+//!
+//! The corpus (`tests/corpus/`):
+//! - `kubectl/memberclusters.{yaml,json}`: seven clusters as `kubectl get memberclusters`
+//!   prints them (last-applied annotation, finalizers, agent status with heartbeats at
+//!   2026-03-04T11:58:42Z, conditions, properties, resourceUsage): bravelion, smartfish,
+//!   quietowl (healthy), oldbadger (being deleted), sickhawk (unhealthy since 10:02),
+//!   newcat (status, but its agent never connected), gpuyak (tainted gpu=true:NoSchedule).
+//! - `kubectl/placements.yaml`: `web` (PickN 1 by available CPU, RollingUpdate), `everywhere`
+//!   (PickAll, no strategy), `prod-east` (PickAll by labels).
+//! - `kubectl/bindings.yaml`: `kubectl get clusterresourcebindings`: web on bravelion (Bound),
+//!   everywhere on oldbadger and bravelion.
+//! - `neighbours/`: Karpenter's general-purpose NodePool beside its EC2NodeClass; a KubeFleet
+//!   staged run beside a Namespace, a Deployment, an override, a placement disruption budget
+//!   and an approved ClusterApprovalRequest.
+
+use fleet_policy::{EvaluateOptions, PlaceOptions, RolloutOptions, Source};
+use serde_json::Value;
+use std::path::PathBuf;
+
+fn corpus(name: &str) -> Source {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/corpus")
+        .join(name);
+    match std::fs::read_to_string(&path) {
+        Ok(text) => Source::new(name, text),
+        Err(e) => panic!("cannot read {}: {e}", path.display()),
+    }
+}
+
+fn at(s: &str) -> chrono::DateTime<chrono::Utc> {
+    match chrono::DateTime::parse_from_rfc3339(s) {
+        Ok(t) => t.to_utc(),
+        Err(e) => panic!("{s}: {e}"),
+    }
+}
+
+fn json<T: serde::Serialize>(v: &T) -> Value {
+    serde_json::to_value(v).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// `(cluster, plugin or "picked", reason)` of one placement, in the result's order.
+fn outcome(p: &Value) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for c in p["picked"].as_array().into_iter().flatten() {
+        out.push((c["cluster"].as_str().unwrap_or("").into(), "picked".into()));
+    }
+    for c in p["notPicked"].as_array().into_iter().flatten() {
+        out.push((
+            c["cluster"].as_str().unwrap_or("").into(),
+            "notPicked".into(),
+        ));
+    }
+    for c in p["filtered"].as_array().into_iter().flatten() {
+        out.push((
+            c["cluster"].as_str().unwrap_or("").into(),
+            c["reason"].as_str().unwrap_or("").into(),
+        ));
+    }
+    out
+}
+
+fn pairs(v: &[(&str, &str)]) -> Vec<(String, String)> {
+    v.iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect()
+}
+
+const NOT_ONLINE: &str =
+    "ClusterUnschedulable, cluster is not connected to the fleet: member agent not online yet";
+const LEFT: &str = "ClusterUnschedulable, cluster has left the fleet";
+const UNHEALTHY: &str = "ClusterUnschedulable, cluster is not connected to the fleet: unhealthy for a prolonged period of time (last transitioned 117.82 minutes ago)";
+const TAINT: &str =
+    "ClusterUnschedulable, taint &{Key:gpu Value:true Effect:NoSchedule} cannot be tolerated";
+
+#[test]
+fn a_kubectl_dump_is_read_as_kubefleet_reads_member_agent_status() {
+    let sources = [
+        corpus("kubectl/memberclusters.yaml"),
+        corpus("kubectl/placements.yaml"),
+    ];
+    let r = json(&fleet_policy::place(
+        &sources,
+        &PlaceOptions::at(at("2026-03-04T12:00:00Z")),
+    ));
+    assert_eq!(r["errors"], Value::Array(Vec::new()));
+    assert_eq!(r["warnings"], Value::Array(Vec::new()));
+    // Nothing hand-written, nothing stale at 12:00: no notice.
+    assert_eq!(r.get("notices"), None);
+    let p = &r["placements"];
+    assert_eq!(p[0]["name"], "web");
+    assert_eq!(
+        outcome(&p[0]),
+        pairs(&[
+            ("smartfish", "picked"),
+            ("quietowl", "notPicked"),
+            ("bravelion", "notPicked"),
+            ("gpuyak", TAINT),
+            ("newcat", NOT_ONLINE),
+            ("oldbadger", LEFT),
+            ("sickhawk", UNHEALTHY),
+        ])
+    );
+    // Available CPU 5.102 of [0.93, 30] (gpuyak's 30 counts, as in KubeFleet's min/max).
+    assert_eq!(p[0]["picked"][0]["affinityScore"], 3);
+    assert_eq!(p[1]["name"], "everywhere");
+    assert_eq!(
+        outcome(&p[1]),
+        pairs(&[
+            ("bravelion", "picked"),
+            ("quietowl", "picked"),
+            ("smartfish", "picked"),
+            ("gpuyak", TAINT),
+            ("newcat", NOT_ONLINE),
+            ("oldbadger", LEFT),
+            ("sickhawk", UNHEALTHY),
+        ])
+    );
+    assert_eq!(p[2]["name"], "prod-east");
+    assert_eq!(outcome(&p[2])[0], ("bravelion".into(), "picked".into()));
+}
+
+#[test]
+fn the_json_dump_gives_the_same_decisions_as_the_yaml_dump() {
+    let opts = EvaluateOptions::at(at("2026-03-04T12:00:00Z"));
+    let yaml = fleet_policy::evaluate(
+        &[
+            corpus("kubectl/memberclusters.yaml"),
+            corpus("kubectl/placements.yaml"),
+        ],
+        &opts,
+    );
+    let json_dump = fleet_policy::evaluate(
+        &[
+            corpus("kubectl/memberclusters.json"),
+            corpus("kubectl/placements.yaml"),
+        ],
+        &opts,
+    );
+    assert!(yaml.errors.is_empty(), "{:?}", yaml.errors.first());
+    assert_eq!(json(&yaml.placements), json(&json_dump.placements));
+    assert_eq!(json(&yaml.rollouts), json(&json_dump.rollouts));
+}
+
+#[test]
+fn rollouts_reach_exactly_what_the_placement_picked_in_every_entry_point() {
+    let sources = [
+        corpus("kubectl/memberclusters.yaml"),
+        corpus("kubectl/placements.yaml"),
+    ];
+    let t = at("2026-03-04T12:00:00Z");
+    let evaluated = fleet_policy::evaluate(&sources, &EvaluateOptions::at(t));
+    let rolled = fleet_policy::rollout(&sources, &RolloutOptions::at(t));
+    // Every CRP has a rollout (RollingUpdate is the default), in both entry points.
+    let names = |rs: &[fleet_policy::rollout::plan::Rollout]| {
+        rs.iter().map(|r| r.name.clone()).collect::<Vec<_>>()
+    };
+    assert_eq!(
+        names(&evaluated.rollouts),
+        ["everywhere", "prod-east", "web"]
+    );
+    assert_eq!(json(&evaluated.rollouts), json(&rolled.rollouts));
+    for r in &evaluated.rollouts {
+        let Some(p) = evaluated.placements.iter().find(|p| p.name == r.name) else {
+            panic!("no placement for {}", r.name);
+        };
+        let mut picked: Vec<String> = p.picked.iter().map(|c| c.cluster.to_string()).collect();
+        picked.sort();
+        let members: Vec<String> = r.stages[0].groups[0]
+            .members
+            .iter()
+            .map(|m| m.cluster.to_string())
+            .collect();
+        assert_eq!(members, picked, "{}", r.name);
+        let targets = r.targets.as_ref().map(|t| json(t));
+        assert_eq!(
+            targets,
+            Some(serde_json::json!({"source": "placement", "clusters": picked})),
+            "{}",
+            r.name
+        );
+    }
+}
+
+#[test]
+fn bindings_given_are_the_truth_and_differences_from_the_scheduler_are_data() {
+    let sources = [
+        corpus("kubectl/memberclusters.yaml"),
+        corpus("kubectl/placements.yaml"),
+        corpus("kubectl/bindings.yaml"),
+    ];
+    let t = at("2026-03-04T12:00:00Z");
+    let r = fleet_policy::evaluate(&sources, &EvaluateOptions::at(t));
+    assert!(r.errors.is_empty(), "{:?}", r.errors.first());
+    let targets = |name: &str| {
+        r.rollouts
+            .iter()
+            .find(|x| x.name == name)
+            .and_then(|x| x.targets.as_ref())
+            .map(|t| json(t))
+    };
+    // web is bound to bravelion: the scheduler keeps a current binding (no new pick), so
+    // bindings and decision agree.
+    let web = r.placements.iter().find(|p| p.name == "web");
+    assert_eq!(
+        web.map(|p| p.kept.clone()),
+        Some(vec!["bravelion".to_string()])
+    );
+    assert_eq!(
+        targets("web"),
+        Some(serde_json::json!({"source": "bindings", "clusters": ["bravelion"]}))
+    );
+    // everywhere is bound to a cluster that left: the rollout follows the bindings and says
+    // where the scheduler disagrees.
+    assert_eq!(
+        targets("everywhere"),
+        Some(serde_json::json!({
+            "source": "bindings",
+            "clusters": ["bravelion", "oldbadger"],
+            "onlyInBindings": ["oldbadger"],
+            "onlyInPlacement": ["quietowl", "smartfish"],
+        }))
+    );
+}
+
+#[test]
+fn a_dump_evaluated_long_after_it_was_taken_says_so_and_snapshot_is_its_instant() {
+    let sources = [
+        corpus("kubectl/memberclusters.yaml"),
+        corpus("kubectl/placements.yaml"),
+    ];
+    let input = fleet_policy::Input::parse(&sources);
+    assert_eq!(input.snapshot(), Some(at("2026-03-04T11:58:42Z")));
+    let late = json(&fleet_policy::place(
+        &sources,
+        &PlaceOptions::at(at("2026-11-24T12:00:00Z")),
+    ));
+    assert_eq!(late["placements"][1]["picked"], Value::Array(Vec::new()));
+    let notice = &late["notices"][0];
+    assert_eq!(notice["kind"], "staleHeartbeats");
+    assert_eq!(notice["count"], 5);
+    assert_eq!(notice["snapshot"], "2026-03-04T11:58:42Z");
+    assert_eq!(
+        notice["message"],
+        "5 of 6 member agents sent no heartbeat in the 5 minutes before 2026-11-24T12:00:00Z, so the scheduler filters them; the input was captured at 2026-03-04T11:58:42Z — evaluate there with --at snapshot (npm: at: \"snapshot\")"
+    );
+    let at_snapshot = json(&fleet_policy::place_input(
+        &input,
+        &PlaceOptions::at(at("2026-03-04T11:58:42Z")),
+    ));
+    assert_eq!(at_snapshot.get("notices"), None);
+    assert_eq!(
+        outcome(&at_snapshot["placements"][1])[..3],
+        pairs(&[
+            ("bravelion", "picked"),
+            ("quietowl", "picked"),
+            ("smartfish", "picked")
+        ])[..]
+    );
+}
+
+#[test]
+fn neighbouring_kinds_are_listed_once_and_an_approval_given_feeds_the_staged_run() {
+    let sources = [
+        corpus("neighbours/karpenter-general-purpose.yaml"),
+        corpus("neighbours/kubefleet-staged-with-approval.yaml"),
+    ];
+    let r = json(&fleet_policy::evaluate(
+        &sources,
+        &EvaluateOptions::at(at("2026-03-02T08:00:00Z")),
+    ));
+    assert_eq!(r["errors"], Value::Array(Vec::new()));
+    let notices: Vec<(&str, &str)> = r["notices"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|n| {
+            (
+                n["kind"].as_str().unwrap_or(""),
+                n["message"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert_eq!(
+        notices,
+        [
+            ("notModelled", "not modelled (read, but their effect is not simulated): 1 × ClusterResourceOverride, 1 × ClusterResourcePlacementDisruptionBudget"),
+            ("ignoredKinds", "ignored (no engine reads these kinds): 1 × Deployment, 1 × EC2NodeClass, 1 × Namespace"),
+            ("handWrittenClusters", "4 MemberCluster(s) have no status (written by hand): treated as joined and healthy"),
+        ]
+    );
+    // The NodePool beside its EC2NodeClass is evaluated: 10% of 30, and the weekday block.
+    assert_eq!(r["nodePools"][0]["name"], "general-purpose");
+    assert_eq!(r["nodePools"][0]["allowedDisruptions"]["Drifted"], 3);
+    // The approval given at 10:30 releases production then (without it, the run waits).
+    let run = &r["rollouts"][0];
+    assert_eq!(run["name"], "web-app-run");
+    assert_eq!(run["state"], "Completed");
+    assert_eq!(
+        run["stages"][2]["groups"][0]["members"][0]["start"],
+        "2026-03-02T10:30:00Z"
+    );
+    assert_eq!(run["end"], "2026-03-02T10:34:00Z");
+}
+
+#[test]
+fn a_typo_keeps_the_placement_with_an_error_on_the_field() {
+    let text = "\
+apiVersion: cluster.kubernetes-fleet.io/v1
+kind: MemberCluster
+metadata: {name: a}
+---
+apiVersion: placement.kubernetes-fleet.io/v1
+kind: ClusterResourcePlacement
+metadata: {name: web}
+spec:
+  policy:
+    placementType: PickAll
+    tolerations: [{key: gpu, operator: Exists, efect: NoSchedule}]
+";
+    let r = fleet_policy::place(
+        &[Source::new("t.yaml", text)],
+        &PlaceOptions::at(at("2026-03-04T12:00:00Z")),
+    );
+    assert_eq!(r.placements.len(), 1);
+    assert_eq!(r.placements[0].validation, "rejected");
+    assert_eq!(r.placements[0].picked.len(), 1);
+    let e = &r.errors[0];
+    assert_eq!(
+        (e.path.as_str(), e.line, e.column),
+        ("spec.policy.tolerations[0].efect", 11, 48)
+    );
+    assert!(
+        e.message.ends_with("; did you mean `effect`?"),
+        "{}",
+        e.message
+    );
+}
+
+/// Every key of every result is camelCase: the JSON/YAML and the TypeScript types users
+/// program against have one naming rule.
+#[test]
+fn every_key_of_every_result_is_camel_case() {
+    fn walk(v: &Value, path: &str, bad: &mut Vec<String>) {
+        match v {
+            Value::Object(m) => {
+                for (k, v) in m {
+                    let camel = k.chars().next().is_some_and(|c| c.is_ascii_lowercase())
+                        && k.chars().all(|c| c.is_ascii_alphanumeric());
+                    // Map keys that are data (cluster, reason and property names) are not
+                    // field names: those maps are the reasons, quantities and label maps.
+                    let data_map = path.ends_with(".allowedDisruptions")
+                        || path.ends_with(".rawAllowedDisruptions")
+                        || path.ends_with(".raw")
+                        || path.ends_with(".labels")
+                        || path.ends_with(".properties");
+                    if !camel && !data_map {
+                        bad.push(format!("{path}.{k}"));
+                    }
+                    walk(v, &format!("{path}.{k}"), bad);
+                }
+            }
+            Value::Array(a) => a.iter().for_each(|x| walk(x, path, bad)),
+            _ => {}
+        }
+    }
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../static/examples");
+    let mut inputs: Vec<Vec<Source>> = Vec::new();
+    let mut entries: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .filter_map(Result::ok)
+        .map(|e| e.path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        let text = std::fs::read_to_string(&path).unwrap_or_default();
+        inputs.push(vec![Source::new(path.display().to_string(), text)]);
+    }
+    inputs.push(vec![
+        corpus("kubectl/memberclusters.yaml"),
+        corpus("kubectl/placements.yaml"),
+        corpus("kubectl/bindings.yaml"),
+    ]);
+    inputs.push(vec![
+        corpus("neighbours/karpenter-general-purpose.yaml"),
+        corpus("neighbours/kubefleet-staged-with-approval.yaml"),
+    ]);
+    // Topology spread explanations (maxSkew, domainCount) and cycle errors carry fields.
+    inputs.push(vec![Source::new(
+        "spread.yaml",
+        "apiVersion: cluster.kubernetes-fleet.io/v1\nkind: MemberCluster\nmetadata: {name: a, labels: {zone: z1}}\n---\napiVersion: cluster.kubernetes-fleet.io/v1\nkind: MemberCluster\nmetadata: {name: b}\n---\napiVersion: placement.kubernetes-fleet.io/v1\nkind: ClusterResourcePlacement\nmetadata: {name: s}\nspec:\n  policy:\n    placementType: PickN\n    numberOfClusters: 2\n    topologySpreadConstraints: [{topologyKey: zone, maxSkew: 1}]\n---\napiVersion: placement.kubernetes-fleet.io/v1\nkind: ClusterResourcePlacement\nmetadata: {name: e}\nspec:\n  policy:\n    placementType: PickN\n    numberOfClusters: 1\n    affinity: {clusterAffinity: {preferredDuringSchedulingIgnoredDuringExecution: [{weight: 1, preference: {propertySorter: {name: resources.kubernetes-fleet.io/bogus-cpu, sortOrder: Ascending}}}]}}\n",
+    )]);
+    let t = at("2026-03-04T12:00:00Z");
+    let mut bad = Vec::new();
+    for sources in &inputs {
+        walk(
+            &json(&fleet_policy::place(sources, &PlaceOptions::at(t))),
+            "place",
+            &mut bad,
+        );
+        walk(
+            &json(&fleet_policy::budgets(
+                sources,
+                &fleet_policy::BudgetOptions::at(t),
+            )),
+            "budgets",
+            &mut bad,
+        );
+        walk(
+            &json(&fleet_policy::rollout(sources, &RolloutOptions::at(t))),
+            "rollout",
+            &mut bad,
+        );
+        walk(
+            &json(&fleet_policy::evaluate(sources, &EvaluateOptions::at(t))),
+            "evaluate",
+            &mut bad,
+        );
+    }
+    bad.sort();
+    bad.dedup();
+    assert_eq!(bad, Vec::<String>::new());
+}
