@@ -174,7 +174,7 @@ fn rollouts_reach_exactly_what_the_placement_picked_in_every_entry_point() {
             .map(|m| m.cluster.to_string())
             .collect();
         assert_eq!(members, picked, "{}", r.name);
-        let targets = r.targets.as_ref().map(|t| json(t));
+        let targets = r.targets.as_ref().map(json);
         assert_eq!(
             targets,
             Some(serde_json::json!({"source": "placement", "clusters": picked})),
@@ -199,7 +199,7 @@ fn bindings_given_are_the_truth_and_differences_from_the_scheduler_are_data() {
             .iter()
             .find(|x| x.name == name)
             .and_then(|x| x.targets.as_ref())
-            .map(|t| json(t))
+            .map(json)
     };
     // web is bound to bravelion: the scheduler keeps a current binding (no new pick), so
     // bindings and decision agree.

@@ -149,32 +149,28 @@ pub fn prepare(input: &Input, options: &PlaceOptions) -> Prepared {
     for doc in input.of_kind("MemberCluster") {
         let (cluster, errors) = doc.decode_lenient::<MemberCluster>();
         diags.extend(errors);
-        match cluster {
-            Some(c) => {
-                if c.metadata.name.is_empty() {
-                    diags.push(doc.error(
-                        &FieldPath::parse("metadata.name"),
-                        "Required value: name is required",
-                    ));
-                    continue;
-                }
-                if names
-                    .insert(c.metadata.name.clone(), clusters.len())
-                    .is_some()
-                {
-                    diags.push(doc.error(
-                        &FieldPath::parse("metadata.name"),
-                        format!(
-                            "duplicate MemberCluster {:?}: only the first one is used",
-                            c.metadata.name
-                        ),
-                    ));
-                    continue;
-                }
-                clusters.push(FleetCluster::new(c, options.at));
-            }
-            None => {}
+        let Some(c) = cluster else { continue };
+        if c.metadata.name.is_empty() {
+            diags.push(doc.error(
+                &FieldPath::parse("metadata.name"),
+                "Required value: name is required",
+            ));
+            continue;
         }
+        if names
+            .insert(c.metadata.name.clone(), clusters.len())
+            .is_some()
+        {
+            diags.push(doc.error(
+                &FieldPath::parse("metadata.name"),
+                format!(
+                    "duplicate MemberCluster {:?}: only the first one is used",
+                    c.metadata.name
+                ),
+            ));
+            continue;
+        }
+        clusters.push(FleetCluster::new(c, options.at));
     }
     let fleet = Fleet::new(clusters);
     let notices = fleet_notices(input, &fleet, options.at);
