@@ -4,7 +4,7 @@
 //! Data flows one way: text → documents with spans ([`input`]) → typed manifests
 //! ([`model`]) → a domain engine ([`placement`], [`disruption`], [`rollout`]) → a result with
 //! explanations ([`report`]) → rendered by the CLI, the wasm API or the playground (JSON
-//! through [`json_out`]).
+//! through serde_json).
 //!
 //! ```
 //! use fleet_policy::{place, PlaceOptions, Source};
@@ -30,9 +30,7 @@
 #![allow(clippy::result_large_err)]
 
 pub mod disruption;
-pub mod float;
 pub mod input;
-pub mod json_out;
 pub mod model;
 pub mod notice;
 pub mod options_json;

@@ -1,12 +1,10 @@
 //! Notices: facts about the input as a whole that change how to read a result, stated once
 //! (not one warning per document), as data with their words made here.
-
-use crate::json_out::ToJson;
 use chrono::{DateTime, SecondsFormat, Utc};
 use serde::Serialize;
 
 /// What a notice is about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, ToJson)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub enum NoticeKind {
     /// MemberClusters without any `status`: written by hand, treated as joined and healthy.
@@ -21,7 +19,7 @@ pub enum NoticeKind {
 }
 
 /// Documents of one kind.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct KindCount {
     /// `kind`.
@@ -33,7 +31,7 @@ pub struct KindCount {
 }
 
 /// A fact about the input as a whole.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Notice {
     /// What it is about.

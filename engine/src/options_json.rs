@@ -164,7 +164,8 @@ fn number(t: &str) -> Option<Json> {
             _ => {}
         }
     }
-    crate::float::parse_f64(t)
+    t.parse::<f64>()
+        .ok()
         .filter(|f| f.is_finite())
         .map(Json::F64)
 }

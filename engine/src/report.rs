@@ -1,7 +1,6 @@
 //! The combined result shapes, and rendering of results as JSON or YAML.
 
 use crate::input::{Diagnostic, Input};
-use crate::json_out::ToJson;
 use crate::options_json::Json;
 use crate::{disruption, placement, rollout};
 use chrono::{DateTime, Utc};
@@ -54,7 +53,7 @@ pub fn options_from_json<T: crate::options_json::FromJson>(value: &Json) -> Resu
 }
 
 /// Result of [`crate::evaluate`]: whichever engines applied.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, ToJson)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct EvaluateReport {
     /// Placement results (empty when the input has no placement).
@@ -80,7 +79,7 @@ pub struct EvaluateReport {
 }
 
 /// Result of [`crate::validate`].
-#[derive(Debug, Clone, Default, PartialEq, Serialize, ToJson)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ValidateReport {
     /// True when there is no error.
@@ -139,8 +138,9 @@ pub(crate) fn evaluate(input: &Input, options: &EvaluateOptions) -> EvaluateRepo
 }
 
 /// Renders any result as pretty JSON (the bytes of `serde_json::to_string_pretty`).
-pub fn to_json<T: ToJson + ?Sized>(value: &T) -> String {
-    crate::json_out::to_string_pretty(value)
+pub fn to_json<T: Serialize + ?Sized>(value: &T) -> String {
+    serde_json::to_string_pretty(value)
+        .unwrap_or_else(|e| format!("{{\"error\": {:?}}}", e.to_string()))
 }
 
 /// Renders any result as YAML (through its JSON form, so both carry the same content).

@@ -1,14 +1,12 @@
 //! Kubernetes label selectors (`metav1.LabelSelector`), shared by placement, staged update
 //! runs and anything else that selects by labels.
-
-use crate::json_out::ToJson;
 use crate::sorted_map::SortedMap;
 use fleet_policy_derive::FromNode;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::fmt;
 
 /// `metav1.LabelSelector` as written.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, FromNode, Serialize, ToJson)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, FromNode, Serialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct LabelSelector {
     /// `matchLabels`: each entry is `key In [value]`.
@@ -20,7 +18,7 @@ pub struct LabelSelector {
 }
 
 /// One `matchExpressions` entry as written (the operator is checked by [`LabelSelector::compile`]).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, FromNode, Serialize, ToJson)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, FromNode, Serialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct LabelSelectorRequirement {
     /// Label key.
@@ -33,7 +31,7 @@ pub struct LabelSelectorRequirement {
 }
 
 /// A label selector operator.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, ToJson)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub enum Operator {
     /// Key present and value in the list.
     In,
@@ -57,7 +55,7 @@ impl fmt::Display for Operator {
 }
 
 /// Where a compiled requirement came from in the selector.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, ToJson)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "camelCase", tag = "field", content = "index")]
 pub enum RequirementSource {
     /// From `matchLabels` (the requirement is `key In [value]`).
@@ -67,7 +65,7 @@ pub enum RequirementSource {
 }
 
 /// A checked requirement.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Requirement {
     /// Label key.
@@ -81,14 +79,14 @@ pub struct Requirement {
 }
 
 /// A selector that was checked and can be matched.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, ToJson)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Selector {
     /// All requirements; every one must hold.
     pub requirements: Vec<Requirement>,
 }
 
 /// Why a selector is invalid, with the field inside the selector (`matchExpressions[1].operator`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SelectorError {
     /// Path inside the selector.
@@ -98,7 +96,7 @@ pub struct SelectorError {
 }
 
 /// The first requirement a set of labels fails, with what was observed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LabelMismatch {
     /// The failed requirement.

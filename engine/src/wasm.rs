@@ -2,8 +2,6 @@
 //! and optional options (JSON text) and returning the result as JSON text, identical to the
 //! CLI's JSON; the npm wrapper parses it into plain objects. Bad input is reported inside the
 //! result; only API misuse throws.
-
-use crate::json_out::ToJson;
 use crate::options_json::Json;
 use crate::report::{options_from_json, EvaluateOptions};
 use crate::{Input, Source};
@@ -55,10 +53,9 @@ fn options_json(options: Option<String>) -> Result<Json, JsError> {
     }
 }
 
-/// The result as compact JSON, written by [`ToJson`] (serde_json's bytes, without serde's
-/// per-type serializer code in the wasm). Writing into a `String` cannot fail.
-fn to_json<T: ToJson>(value: &T) -> Result<String, JsError> {
-    Ok(crate::json_out::to_string(value))
+/// The result as compact JSON (serde_json); the npm wrapper `JSON.parse`s it.
+fn to_json<T: serde::Serialize>(value: &T) -> Result<String, JsError> {
+    serde_json::to_string(value).map_err(|e| JsError::new(&e.to_string()))
 }
 
 fn sources(yaml: &str, name: String) -> [Source; 1] {

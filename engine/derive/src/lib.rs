@@ -1,5 +1,4 @@
-//! `#[derive(FromNode)]` for the fleet-policy model types, and `#[derive(ToJson)]` for the
-//! result types (see `to_json.rs`).
+//! `#[derive(FromNode)]` for the fleet-policy model types.
 //!
 //! `FromNode` reads the `#[serde(...)]` attributes the types already carry, so a type gains the
 //! decoder by adding `FromNode` to its derive list, with the same field names and rules:
@@ -17,24 +16,11 @@ use proc_macro2::{Span, TokenStream as TokenStream2};
 use quote::quote;
 use syn::{parse_macro_input, spanned::Spanned, Data, DeriveInput, Fields, LitStr};
 
-mod to_json;
-
 /// Derives `FromNode` from the type's `#[serde(...)]` attributes.
 #[proc_macro_derive(FromNode, attributes(serde))]
 pub fn derive_from_node(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     match expand(&input) {
-        Ok(ts) => ts.into(),
-        Err(e) => e.to_compile_error().into(),
-    }
-}
-
-/// Derives `ToJson` (the JSON writer of `crate::json_out`) from the type's `#[serde(...)]`
-/// attributes: it writes what serde's `Serialize` writes.
-#[proc_macro_derive(ToJson, attributes(serde))]
-pub fn derive_to_json(input: TokenStream) -> TokenStream {
-    let input = parse_macro_input!(input as DeriveInput);
-    match to_json::expand(&input) {
         Ok(ts) => ts.into(),
         Err(e) => e.to_compile_error().into(),
     }

@@ -106,7 +106,7 @@ fn options(
     Ok(fleet_policy::Json::from(&serde_json::Value::Object(map)))
 }
 
-fn emit<T: Serialize + fleet_policy::json_out::ToJson>(
+fn emit<T: Serialize>(
     report: &T,
     format: Format,
     table: impl Fn(&T) -> String,

@@ -3,7 +3,6 @@
 
 use super::schedule::{CronSchedule, ScheduleError, Window};
 use crate::input::duration::GoDuration;
-use crate::json_out::ToJson;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
@@ -11,7 +10,7 @@ use serde::Serialize;
 pub const UNBOUNDED: i64 = 2_147_483_647;
 
 /// A disruption reason a budget can be scoped to (`spec.disruption.budgets[].reasons`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, ToJson)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub enum Reason {
     /// Drift (and static drift).
     Drifted,
@@ -36,7 +35,7 @@ impl Reason {
 }
 
 /// One number per reason, serialised as `{"Drifted":…, "Empty":…, "Underutilized":…}`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, ToJson)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct PerReason {
     /// Drift.
     #[serde(rename = "Drifted")]
@@ -79,7 +78,7 @@ impl PerReason {
 }
 
 /// Node counts of one NodePool (spec §3.2 buckets).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, ToJson)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NodeCounts {
     /// Initialized, Ready, not deleting.
@@ -132,7 +131,7 @@ impl NodeCounts {
 }
 
 /// Why a budget failed at run time (which makes the whole NodePool fail closed).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "camelCase")]
 pub enum BudgetError {
     /// robfig could not parse the schedule.
@@ -179,7 +178,7 @@ pub struct RuntimeBudget {
 }
 
 /// One budget's answer at an instant.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BudgetValue {
     /// Whether the budget is active (false when its schedule is broken).
@@ -315,7 +314,7 @@ pub fn nodes_value(nodes: &str, total: i64) -> Result<i64, String> {
 }
 
 /// The NodePool's answer at an instant.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Evaluation {
     /// Per budget, in list order.

@@ -5,9 +5,7 @@
 use super::budget::{PerReason, Reason};
 use super::timing::{self, PodDoNotDisrupt};
 use super::version::KarpenterVersion;
-use crate::float::parse_f64;
 use crate::input::duration::GoDuration;
-use crate::json_out::ToJson;
 use crate::model::disruption::{
     condition, condition_true, K8sNode, NodeClaim, Pod, PodDisruptionBudget,
 };
@@ -135,13 +133,6 @@ impl PartialEq<&str> for NodeName {
 impl From<NodeName> for String {
     fn from(n: NodeName) -> String {
         n.as_str().to_string()
-    }
-}
-
-impl ToJson for NodeName {
-    /// The plain string, as its `Serialize` (`into = "String"`), without the copy.
-    fn to_json(&self, out: &mut crate::json_out::JsonOut) {
-        out.str(self.as_str());
     }
 }
 
@@ -333,7 +324,7 @@ impl StateNode {
                 .find(|l| !labels.is_some_and(|m| m.contains_key(l))),
             price: annotations
                 .and_then(|a| a.get(PRICE_ANNOTATION))
-                .and_then(|p| parse_f64(p))
+                .and_then(|p| p.parse::<f64>().ok())
                 .unwrap_or(0.0),
             pod_cost: pods.iter().map(|p| p.cost).sum(),
             resched_cost: pods
@@ -366,7 +357,7 @@ impl StateNode {
 }
 
 /// Why a node is not a candidate. Karpenter's own wording comes from [`Blocked::message`].
-#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(
     tag = "kind",
     rename_all = "camelCase",
@@ -508,7 +499,7 @@ impl Blocked {
 }
 
 /// Graceful (Emptiness, consolidation) or eventual (Drift) disruption.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToJson)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub enum Class {
     /// Never bypasses pod blockers.
@@ -518,7 +509,7 @@ pub enum Class {
 }
 
 /// A budgeted disruption method.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToJson)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum Method {
     /// Empty nodes.
     Emptiness,
@@ -812,7 +803,7 @@ pub fn is_empty(n: &StateNode, v: KarpenterVersion) -> bool {
 }
 
 /// Per-node facts shown with the candidates.
-#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NodeFacts {
     /// Node name.
@@ -848,7 +839,7 @@ pub struct NodeFacts {
 }
 
 /// One method's view of a NodePool.
-#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MethodCandidates {
     /// The method.
@@ -869,7 +860,7 @@ pub struct MethodCandidates {
 }
 
 /// A candidate of a method.
-#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Candidate {
     /// Node name.
@@ -884,7 +875,7 @@ pub struct Candidate {
 }
 
 /// A node a method does not consider.
-#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Excluded {
     /// Node name.

@@ -5,12 +5,11 @@ use super::candidates::{MethodCandidates, NodeFacts};
 use super::timeline::{ActiveSpan, TimelinePoint};
 use super::validation::FieldCheck;
 use crate::input::Diagnostic;
-use crate::json_out::ToJson;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 /// Result of [`crate::budgets`].
-#[derive(Debug, Clone, Default, PartialEq, Serialize, ToJson)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BudgetReport {
     /// The Karpenter rules used (option `karpenterVersion`; default the newest).
@@ -34,7 +33,7 @@ pub struct BudgetReport {
 }
 
 /// The answer for one NodePool.
-#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NodePoolResult {
     /// `metadata.name`.
@@ -73,7 +72,7 @@ pub struct NodePoolResult {
 }
 
 /// Node counts used by the budget arithmetic.
-#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NodesSummary {
     /// Counts by state.
@@ -87,7 +86,7 @@ pub struct NodesSummary {
 }
 
 /// An active budget.
-#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ActiveBudget {
     /// Index in `spec.disruption.budgets`.
@@ -110,7 +109,7 @@ pub struct ActiveBudget {
 }
 
 /// One budget's state at the instant.
-#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BudgetState {
     /// Index in the list.

@@ -2,13 +2,12 @@
 //! each scheduled budget's windows, for drawing.
 
 use super::budget::{BudgetValue, PerReason, Reason, RuntimeBudget, UNBOUNDED};
-use crate::json_out::ToJson;
 use crate::sorted_map::SortedMap;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
 /// The NodePool's answer from `at` until the next point.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TimelinePoint {
     /// From this instant (inclusive).
@@ -24,7 +23,7 @@ pub struct TimelinePoint {
 }
 
 /// One window `[start, end)` of a scheduled budget, clipped to the horizon.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ActiveSpan {
     /// Start (inclusive; the horizon start when already active).

@@ -2,9 +2,7 @@
 //! expiration, pod-level do-not-disrupt, eviction cost and remaining lifetime.
 
 use super::version::KarpenterVersion;
-use crate::float::parse_f64;
 use crate::input::duration::GoDuration;
-use crate::json_out::ToJson;
 use chrono::{DateTime, Duration, Utc};
 use serde::Serialize;
 
@@ -48,7 +46,7 @@ pub fn expired(
 }
 
 /// What a pod's `karpenter.sh/do-not-disrupt` annotation does at an instant.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "verdict", rename_all = "camelCase")]
 pub enum PodDoNotDisrupt {
     /// The pod blocks disruption (until `until` for a duration value; `None` = indefinitely
@@ -113,7 +111,7 @@ pub fn pod_do_not_disrupt(
 /// An unparsable deletion cost is ignored (Karpenter logs it).
 pub fn eviction_cost(deletion_cost: Option<&str>, priority: Option<i64>) -> f64 {
     let mut cost = 1.0f64;
-    if let Some(dc) = deletion_cost.and_then(|s| parse_f64(s.trim())) {
+    if let Some(dc) = deletion_cost.and_then(|s| s.trim().parse::<f64>().ok()) {
         cost += dc / 2f64.powi(27);
     }
     if let Some(p) = priority {

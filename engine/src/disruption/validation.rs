@@ -6,11 +6,10 @@ use super::crd_pattern::{self, BUDGET_DURATION, NILLABLE, NILLABLE_V1_0, NODES, 
 use super::schedule::CronSchedule;
 use super::version::KarpenterVersion;
 use crate::input::duration::GoDuration;
-use crate::json_out::ToJson;
 use serde::Serialize;
 
 /// The verdicts for one field value.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FieldCheck {
     /// Field path in the document.
@@ -31,7 +30,7 @@ pub struct FieldCheck {
 }
 
 /// The runtime parser's verdict.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "result", rename_all = "camelCase")]
 pub enum Runtime {
     /// Parsed.

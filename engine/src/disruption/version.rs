@@ -66,13 +66,6 @@ impl fmt::Display for KarpenterVersion {
     }
 }
 
-impl crate::json_out::ToJson for KarpenterVersion {
-    /// The version text, as its `Serialize`.
-    fn to_json(&self, out: &mut crate::json_out::JsonOut) {
-        out.str(&self.to_string());
-    }
-}
-
 impl Serialize for KarpenterVersion {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(&self.to_string())

@@ -1,11 +1,9 @@
 //! Errors and warnings about the input, each tied to a document, a field and a line:column.
-
-use crate::json_out::ToJson;
 use serde::Serialize;
 use std::fmt;
 
 /// A 1-based line and column in a source text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize, ToJson)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default, Serialize)]
 pub struct Span {
     /// Line, starting at 1.
     pub line: u32,
@@ -14,7 +12,7 @@ pub struct Span {
 }
 
 /// How bad a diagnostic is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, ToJson)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub enum Severity {
     /// The document (or the field) cannot be used as written.
@@ -28,7 +26,7 @@ pub enum Severity {
 /// `path` is a field path in the document (`spec.policy.tolerations[0].operator`); empty for
 /// problems with the whole document. `line`/`column` point at the field (or at the deepest
 /// part of the path that exists).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Diagnostic {
     /// Error or warning.

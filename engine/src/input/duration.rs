@@ -143,7 +143,7 @@ impl fmt::Display for GoDuration {
 }
 
 fn trim(v: f64) -> String {
-    let s = crate::float::Fixed(v, 9).to_string();
+    let s = format!("{v:.9}");
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 

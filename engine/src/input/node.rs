@@ -79,7 +79,7 @@ impl Scalar {
             return Resolved::Int(i);
         }
         if looks_like_float(t) {
-            if let Some(f) = crate::float::parse_f64(t) {
+            if let Ok(f) = t.parse::<f64>() {
                 return Resolved::Float(f);
             }
         }

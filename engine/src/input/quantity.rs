@@ -7,7 +7,6 @@
 //! hold (the int64 fast path or the rounded `inf.Dec`), so values such as `"0.3"` and
 //! `"300m"` convert to different floats here exactly as they do in the scheduler.
 
-use crate::float::parse_f64;
 use serde::{Serialize, Serializer};
 use std::cmp::Ordering;
 use std::fmt;
@@ -152,7 +151,9 @@ impl Quantity {
                 // inf.Dec rounded to scale 9: unscaled integer × Pow10(-9).
                 let s: String = q.digits.iter().map(|d| char::from(b'0' + d)).collect();
                 let unscaled_exp = q.exp - q.digits.len() as i64 + 9;
-                let base = parse_f64(&format!("{s}e{unscaled_exp}")).unwrap_or(f64::INFINITY);
+                let base = format!("{s}e{unscaled_exp}")
+                    .parse::<f64>()
+                    .unwrap_or(f64::INFINITY);
                 let base = if q.neg { -base } else { base };
                 base * go_pow10(-9)
             }

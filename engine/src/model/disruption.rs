@@ -10,7 +10,6 @@
 use crate::input::{Diagnostic, Document, FieldPath, Node};
 use crate::selectors::LabelSelector;
 use fleet_policy_derive::FromNode;
-use serde::Deserialize;
 
 /// A value read from the YAML with the path it was found at.
 #[derive(Debug, Clone, PartialEq)]
@@ -262,7 +261,7 @@ fn read_budget(
 /// metadata: {name: default}      # the NodePool these nodes belong to
 /// spec: {ready: 17, deleting: 1, notReady: 1}
 /// ```
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, FromNode)]
+#[derive(Debug, Clone, Default, PartialEq, FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct NodeCountsSpec {
     /// Initialized, Ready, not deleting.
@@ -292,7 +291,7 @@ pub struct NodeCountsSpec {
 pub use super::meta::{ObjectMeta as Meta, OwnerReference};
 
 /// A status condition.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, FromNode)]
+#[derive(Debug, Clone, Default, PartialEq, FromNode)]
 #[serde(rename_all = "camelCase")]
 pub struct Condition {
     /// Condition type.
@@ -307,7 +306,7 @@ pub struct Condition {
 }
 
 /// A `karpenter.sh/v1` NodeClaim.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, FromNode)]
+#[derive(Debug, Clone, Default, PartialEq, FromNode)]
 #[serde(rename_all = "camelCase")]
 pub struct NodeClaim {
     /// Metadata.
@@ -322,7 +321,7 @@ pub struct NodeClaim {
 }
 
 /// NodeClaim spec (the parts read).
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, FromNode)]
+#[derive(Debug, Clone, Default, PartialEq, FromNode)]
 #[serde(rename_all = "camelCase")]
 pub struct NodeClaimSpec {
     /// Copied from the NodePool template at launch.
@@ -334,7 +333,7 @@ pub struct NodeClaimSpec {
 }
 
 /// NodeClaim status (the parts read).
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, FromNode)]
+#[derive(Debug, Clone, Default, PartialEq, FromNode)]
 #[serde(rename_all = "camelCase")]
 pub struct NodeClaimStatus {
     /// Name of the Node.
@@ -352,7 +351,7 @@ pub struct NodeClaimStatus {
 }
 
 /// A core/v1 Node.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, FromNode)]
+#[derive(Debug, Clone, Default, PartialEq, FromNode)]
 #[serde(rename_all = "camelCase")]
 pub struct K8sNode {
     /// Metadata.
@@ -367,7 +366,7 @@ pub struct K8sNode {
 }
 
 /// Node spec.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, FromNode)]
+#[derive(Debug, Clone, Default, PartialEq, FromNode)]
 #[serde(rename_all = "camelCase")]
 pub struct NodeSpec {
     /// Provider ID.
@@ -376,7 +375,7 @@ pub struct NodeSpec {
 }
 
 /// Node status.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, FromNode)]
+#[derive(Debug, Clone, Default, PartialEq, FromNode)]
 #[serde(rename_all = "camelCase")]
 pub struct NodeStatus {
     /// Conditions (Ready).
@@ -385,7 +384,7 @@ pub struct NodeStatus {
 }
 
 /// A core/v1 Pod.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, FromNode)]
+#[derive(Debug, Clone, Default, PartialEq, FromNode)]
 #[serde(rename_all = "camelCase")]
 pub struct Pod {
     /// Metadata.
@@ -400,7 +399,7 @@ pub struct Pod {
 }
 
 /// Pod spec (the parts read).
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, FromNode)]
+#[derive(Debug, Clone, Default, PartialEq, FromNode)]
 #[serde(rename_all = "camelCase")]
 pub struct PodSpec {
     /// The node it is bound to.
@@ -415,7 +414,7 @@ pub struct PodSpec {
 }
 
 /// A toleration.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, FromNode)]
+#[derive(Debug, Clone, Default, PartialEq, FromNode)]
 #[serde(rename_all = "camelCase")]
 pub struct Toleration {
     /// Key.
@@ -433,7 +432,7 @@ pub struct Toleration {
 }
 
 /// Pod status (the parts read).
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, FromNode)]
+#[derive(Debug, Clone, Default, PartialEq, FromNode)]
 #[serde(rename_all = "camelCase")]
 pub struct PodStatus {
     /// Phase.
@@ -448,7 +447,7 @@ pub struct PodStatus {
 }
 
 /// A policy/v1 PodDisruptionBudget.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, FromNode)]
+#[derive(Debug, Clone, Default, PartialEq, FromNode)]
 #[serde(rename_all = "camelCase")]
 pub struct PodDisruptionBudget {
     /// Metadata.
@@ -463,7 +462,7 @@ pub struct PodDisruptionBudget {
 }
 
 /// PDB spec.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, FromNode)]
+#[derive(Debug, Clone, Default, PartialEq, FromNode)]
 #[serde(rename_all = "camelCase")]
 pub struct PdbSpec {
     /// Pod selector.
@@ -475,7 +474,7 @@ pub struct PdbSpec {
 }
 
 /// PDB status.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, FromNode)]
+#[derive(Debug, Clone, Default, PartialEq, FromNode)]
 #[serde(rename_all = "camelCase")]
 pub struct PdbStatus {
     /// Evictions the PDB currently allows.

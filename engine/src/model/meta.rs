@@ -3,10 +3,9 @@
 
 use crate::sorted_map::SortedMap;
 use fleet_policy_derive::FromNode;
-use serde::Deserialize;
 
 /// The parts of `metadata` the engine reads.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, FromNode)]
+#[derive(Debug, Clone, Default, PartialEq, FromNode)]
 #[serde(rename_all = "camelCase")]
 pub struct ObjectMeta {
     /// `metadata.name`.
@@ -33,7 +32,7 @@ pub struct ObjectMeta {
 }
 
 /// One owner reference.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, FromNode)]
+#[derive(Debug, Clone, Default, PartialEq, FromNode)]
 #[serde(rename_all = "camelCase")]
 pub struct OwnerReference {
     /// Owner kind (`DaemonSet`, `Node` for mirror pods, `ReplicaSet`, `StatefulSet`…).

@@ -15,13 +15,10 @@ use crate::input::quantity::Quantity;
 use crate::selectors::LabelSelector;
 use crate::sorted_map::SortedMap;
 use chrono::{DateTime, Utc};
-use serde::de::{self, Deserializer, Visitor};
-use serde::Deserialize;
 use std::borrow::Cow;
-use std::fmt;
 
 /// `MemberCluster` (`cluster.kubernetes-fleet.io/v1`, `v1beta1`).
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, fleet_policy_derive::FromNode)]
+#[derive(Debug, Clone, Default, PartialEq, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase")]
 pub struct MemberCluster {
     /// Metadata; `labels` are what label selectors see, `deletionTimestamp` means "left".
@@ -36,7 +33,7 @@ pub struct MemberCluster {
 }
 
 /// `MemberCluster.spec`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, fleet_policy_derive::FromNode)]
+#[derive(Debug, Clone, Default, PartialEq, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MemberClusterSpec {
     /// `identity` (a subject; not read by the scheduler).
@@ -51,7 +48,7 @@ pub struct MemberClusterSpec {
 }
 
 /// A `MemberCluster` taint.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, fleet_policy_derive::FromNode)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Taint {
     /// Key (required).
@@ -64,7 +61,7 @@ pub struct Taint {
 }
 
 /// `MemberCluster.status`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, fleet_policy_derive::FromNode)]
+#[derive(Debug, Clone, Default, PartialEq, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MemberClusterStatus {
     /// Top-level conditions (not read by the scheduler's eligibility check).
@@ -84,7 +81,7 @@ pub struct MemberClusterStatus {
 }
 
 /// A property value as published by a property provider (a string; parsed when used).
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, fleet_policy_derive::FromNode)]
+#[derive(Debug, Clone, Default, PartialEq, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PropertyValue {
     /// The value, normally a quantity (`"4"`, `"0.060"`); version strings are not.
@@ -95,7 +92,7 @@ pub struct PropertyValue {
 }
 
 /// `status.resourceUsage`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, fleet_policy_derive::FromNode)]
+#[derive(Debug, Clone, Default, PartialEq, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ResourceUsage {
     /// Σ node capacity (`total-<resource>`).
@@ -117,33 +114,6 @@ pub struct ResourceUsage {
 #[derive(Debug, Clone, PartialEq)]
 pub struct QuantityValue(pub Quantity);
 
-impl<'de> Deserialize<'de> for QuantityValue {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl Visitor<'_> for V {
-            type Value = QuantityValue;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a quantity")
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<QuantityValue, E> {
-                Quantity::parse(v)
-                    .map(QuantityValue)
-                    .map_err(|e| E::custom(format!("\"{v}\" is not a quantity: {e}")))
-            }
-            fn visit_i64<E: de::Error>(self, v: i64) -> Result<QuantityValue, E> {
-                self.visit_str(&v.to_string())
-            }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<QuantityValue, E> {
-                self.visit_str(&v.to_string())
-            }
-            fn visit_f64<E: de::Error>(self, v: f64) -> Result<QuantityValue, E> {
-                self.visit_str(&v.to_string())
-            }
-        }
-        d.deserialize_any(V)
-    }
-}
-
 impl FromNode for QuantityValue {
     /// As the serde impl: a string or a number (its text as Rust formats it), parsed.
     fn from_node(node: &Node) -> Result<Self, DeError> {
@@ -151,7 +121,7 @@ impl FromNode for QuantityValue {
             Value::Scalar(s) => match s.resolve() {
                 Resolved::Str(t) => Cow::Borrowed(t),
                 Resolved::Int(i) => Cow::Owned(i.to_string()),
-                Resolved::Float(f) => Cow::Owned(crate::float::Shortest(f).to_string()),
+                Resolved::Float(f) => Cow::Owned(f.to_string()),
                 Resolved::Null | Resolved::Bool(_) => {
                     return Err(from_node::invalid_type(node, "a quantity"))
                 }
@@ -165,7 +135,7 @@ impl FromNode for QuantityValue {
 }
 
 /// One agent's status (`status.agentStatus[]`).
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, fleet_policy_derive::FromNode)]
+#[derive(Debug, Clone, Default, PartialEq, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AgentStatus {
     /// `MemberAgent`, `MultiClusterServiceAgent`, `ServiceExportImportAgent`.
@@ -180,7 +150,7 @@ pub struct AgentStatus {
 }
 
 /// A `metav1.Condition`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, fleet_policy_derive::FromNode)]
+#[derive(Debug, Clone, Default, PartialEq, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Condition {
     /// Type.
@@ -204,7 +174,7 @@ pub struct Condition {
 
 /// `ClusterResourcePlacement` (`placement.kubernetes-fleet.io/v1`, `v1beta1`) and the
 /// namespaced `ResourcePlacement` (same spec).
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, fleet_policy_derive::FromNode)]
+#[derive(Debug, Clone, Default, PartialEq, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase")]
 pub struct ClusterResourcePlacement {
     /// Metadata.
@@ -220,7 +190,7 @@ pub type ResourcePlacement = ClusterResourcePlacement;
 
 /// The parts of `spec` the scheduler reads (others, such as `resourceSelectors` and
 /// `strategy`, are accepted and ignored).
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, fleet_policy_derive::FromNode)]
+#[derive(Debug, Clone, Default, PartialEq, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase")]
 pub struct PlacementSpec {
     /// `spec.policy`; absent means PickAll with no affinity.
@@ -229,7 +199,7 @@ pub struct PlacementSpec {
 }
 
 /// `spec.policy`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, fleet_policy_derive::FromNode)]
+#[derive(Debug, Clone, Default, PartialEq, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PlacementPolicy {
     /// `PickAll` (default), `PickN` or `PickFixed`.
@@ -253,7 +223,7 @@ pub struct PlacementPolicy {
 }
 
 /// `spec.policy.affinity`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, fleet_policy_derive::FromNode)]
+#[derive(Debug, Clone, Default, PartialEq, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Affinity {
     /// `clusterAffinity`.
@@ -262,7 +232,7 @@ pub struct Affinity {
 }
 
 /// `spec.policy.affinity.clusterAffinity`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, fleet_policy_derive::FromNode)]
+#[derive(Debug, Clone, Default, PartialEq, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ClusterAffinity {
     /// Required terms (ORed).
@@ -274,7 +244,7 @@ pub struct ClusterAffinity {
 }
 
 /// A list of terms, ORed.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, fleet_policy_derive::FromNode)]
+#[derive(Debug, Clone, Default, PartialEq, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ClusterSelector {
     /// The terms.
@@ -283,7 +253,7 @@ pub struct ClusterSelector {
 }
 
 /// A preferred term with its weight.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, fleet_policy_derive::FromNode)]
+#[derive(Debug, Clone, Default, PartialEq, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PreferredClusterSelector {
     /// −100..100.
@@ -293,7 +263,7 @@ pub struct PreferredClusterSelector {
 }
 
 /// `ClusterSelectorTerm`: used by required and preferred affinity.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, fleet_policy_derive::FromNode)]
+#[derive(Debug, Clone, Default, PartialEq, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ClusterSelectorTerm {
     /// Label selector on the MemberCluster's labels.
@@ -313,7 +283,7 @@ pub struct ClusterSelectorTerm {
 }
 
 /// `propertySelector`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, fleet_policy_derive::FromNode)]
+#[derive(Debug, Clone, Default, PartialEq, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PropertySelector {
     /// Expressions, ANDed.
@@ -322,7 +292,7 @@ pub struct PropertySelector {
 }
 
 /// One property expression.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, fleet_policy_derive::FromNode)]
+#[derive(Debug, Clone, Default, PartialEq, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PropertySelectorRequirement {
     /// Property name.
@@ -335,7 +305,7 @@ pub struct PropertySelectorRequirement {
 }
 
 /// `propertySorter`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, fleet_policy_derive::FromNode)]
+#[derive(Debug, Clone, Default, PartialEq, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PropertySorter {
     /// Property name.
@@ -345,7 +315,7 @@ pub struct PropertySorter {
 }
 
 /// A topology spread constraint.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, fleet_policy_derive::FromNode)]
+#[derive(Debug, Clone, Default, PartialEq, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TopologySpreadConstraint {
     /// Default 1, minimum 1.
@@ -360,7 +330,7 @@ pub struct TopologySpreadConstraint {
 }
 
 /// A toleration.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, fleet_policy_derive::FromNode)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Toleration {
     /// Key; empty with `Exists` tolerates every key.
@@ -378,7 +348,7 @@ pub struct Toleration {
 }
 
 /// `PlacementBinding` (`fleet-policy.dev/v1alpha1`): a binding that exists before the run.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, fleet_policy_derive::FromNode)]
+#[derive(Debug, Clone, Default, PartialEq, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase")]
 pub struct PlacementBinding {
     /// Metadata (`deletionTimestamp` marks a binding being deleted; `namespace` selects a
@@ -390,7 +360,7 @@ pub struct PlacementBinding {
 }
 
 /// `PlacementBinding.spec`.
-#[derive(Debug, Clone, Default, PartialEq, Deserialize, fleet_policy_derive::FromNode)]
+#[derive(Debug, Clone, Default, PartialEq, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PlacementBindingSpec {
     /// Name of the placement it belongs to; may be omitted when the input has one placement.
@@ -409,9 +379,7 @@ pub struct PlacementBindingSpec {
 }
 
 /// A binding's recorded `clusterDecision.clusterScore`.
-#[derive(
-    Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, fleet_policy_derive::FromNode,
-)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RecordedScore {
     /// Affinity score.

@@ -12,7 +12,6 @@ use crate::model::ObjectMeta;
 use crate::rollout::intstr::IntOrString;
 use crate::selectors::LabelSelector;
 use crate::sorted_map::SortedMap;
-use serde::Deserialize;
 
 /// apiVersion of the Azure-mirroring kinds (ours; ARM has none).
 pub const AZURE_API_VERSION: &str = "azure.fleet-policy.dev/v1";
@@ -22,37 +21,31 @@ pub const AZURE_API_VERSION: &str = "azure.fleet-policy.dev/v1";
 // ---------------------------------------------------------------------------------------------
 
 /// An ARM resource as YAML: `metadata.name` (or ARM's top-level `name`) and `properties`.
-/// (`FromNode` is written by hand in `input::from_node`: one non-generic decoder for the
-/// fields but `properties` instead of the derive's copy per `P`.)
-#[derive(Debug, Clone, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+/// Fields are read under their camelCase names (`eTag`, `systemData`, `type` for
+/// `resource_type`); unknown fields are errors. (`FromNode` is written by hand in
+/// `input::from_node`: one non-generic decoder for the fields but `properties` instead of
+/// the derive's copy per `P`.)
+#[derive(Debug, Clone)]
 pub struct ArmResource<P> {
     /// Our apiVersion.
     pub api_version: String,
     /// Our kind.
     pub kind: String,
     /// Kubernetes-style metadata (name, annotations).
-    #[serde(default)]
     pub metadata: ObjectMeta,
     /// ARM `name`, used when `metadata.name` is absent.
-    #[serde(default)]
     pub name: Option<String>,
     /// ARM `id` (ignored).
-    #[serde(default)]
     pub id: Option<String>,
     /// ARM `type` (ignored).
-    #[serde(default, rename = "type")]
     pub resource_type: Option<String>,
     /// ARM `eTag` (ignored).
-    #[serde(default)]
     pub e_tag: Option<String>,
     /// ARM `systemData` (ignored).
-    #[serde(default)]
     pub system_data: Option<crate::model::Opaque>,
     /// ARM `properties`.
     pub properties: P,
     /// Our extension: facts about the member's AKS cluster (FleetMember only).
-    #[serde(default)]
     pub cluster: Option<ManagedClusterFacts>,
 }
 
@@ -68,7 +61,7 @@ impl<P> ArmResource<P> {
 }
 
 /// `fleets/updateRuns` properties.
-#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
+#[derive(Debug, Clone, Default, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct UpdateRunProperties {
     /// ARM id of a FleetUpdateStrategy (its last segment names the strategy document).
@@ -89,7 +82,7 @@ pub struct UpdateRunProperties {
 }
 
 /// `UpdateRunStrategy`.
-#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
+#[derive(Debug, Clone, Default, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct UpdateRunStrategy {
     /// Stages in order.
@@ -98,7 +91,7 @@ pub struct UpdateRunStrategy {
 }
 
 /// One stage of an update strategy.
-#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
+#[derive(Debug, Clone, Default, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct UpdateStage {
     /// Stage name.
@@ -118,7 +111,7 @@ pub struct UpdateStage {
 }
 
 /// One update group.
-#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
+#[derive(Debug, Clone, Default, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct UpdateGroup {
     /// Group name; equals members' `properties.group`.
@@ -135,7 +128,7 @@ pub struct UpdateGroup {
 }
 
 /// `managedClusterUpdate`.
-#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
+#[derive(Debug, Clone, Default, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ManagedClusterUpdate {
     /// The upgrade.
@@ -146,7 +139,7 @@ pub struct ManagedClusterUpdate {
 }
 
 /// `managedClusterUpdate.upgrade`.
-#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
+#[derive(Debug, Clone, Default, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct UpgradeSpec {
     /// `Full`, `ControlPlaneOnly` or `NodeImageOnly`.
@@ -158,7 +151,7 @@ pub struct UpgradeSpec {
 }
 
 /// `nodeImageSelection`.
-#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
+#[derive(Debug, Clone, Default, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct NodeImageSelectionSpec {
     /// `Latest`, `Consistent` or `Custom`.
@@ -170,7 +163,7 @@ pub struct NodeImageSelectionSpec {
 }
 
 /// One `customNodeImageVersions` entry.
-#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
+#[derive(Debug, Clone, Default, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CustomNodeImageVersion {
     /// Full image version (`AKSUbuntu-2204gen2containerd-202405.03.0`).
@@ -178,7 +171,7 @@ pub struct CustomNodeImageVersion {
 }
 
 /// `fleets/updateStrategies` properties.
-#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
+#[derive(Debug, Clone, Default, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct FleetUpdateStrategyProperties {
     /// The strategy.
@@ -190,8 +183,7 @@ pub struct FleetUpdateStrategyProperties {
 
 /// `properties.group` of a member: one string. A list is accepted by the decoder only so that
 /// a member written under two groups gets a clear error (R-AZ-4).
-#[derive(Debug, Clone, Deserialize)]
-#[serde(untagged)]
+#[derive(Debug, Clone)]
 pub enum GroupField {
     /// The normal form.
     One(String),
@@ -219,7 +211,7 @@ impl FromNode for GroupField {
 }
 
 /// `fleets/members` properties.
-#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
+#[derive(Debug, Clone, Default, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct FleetMemberProperties {
     /// The AKS cluster's ARM id.
@@ -238,7 +230,7 @@ pub struct FleetMemberProperties {
 
 /// Our extension on FleetMember: the AKS cluster facts an update run depends on (ARM
 /// `managedClusters` field names).
-#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
+#[derive(Debug, Clone, Default, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ManagedClusterFacts {
     /// Control-plane version (`currentKubernetesVersion`).
@@ -261,7 +253,7 @@ pub struct ManagedClusterFacts {
 }
 
 /// A node pool.
-#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
+#[derive(Debug, Clone, Default, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AgentPoolProfile {
     /// Pool name.
@@ -279,7 +271,7 @@ pub struct AgentPoolProfile {
 }
 
 /// An AKS maintenance configuration.
-#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
+#[derive(Debug, Clone, Default, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MaintenanceConfiguration {
     /// `aksManagedAutoUpgradeSchedule` or `aksManagedNodeOSUpgradeSchedule`.
@@ -289,7 +281,7 @@ pub struct MaintenanceConfiguration {
 }
 
 /// `properties` of a maintenance configuration.
-#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
+#[derive(Debug, Clone, Default, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MaintenanceConfigurationProperties {
     /// The window schedule.
@@ -297,9 +289,7 @@ pub struct MaintenanceConfigurationProperties {
 }
 
 /// `maintenanceWindow` (AKS planned maintenance).
-#[derive(
-    Debug, Clone, Default, PartialEq, Eq, Hash, Deserialize, fleet_policy_derive::FromNode,
-)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MaintenanceWindow {
     /// Recurrence.
@@ -323,9 +313,7 @@ pub struct MaintenanceWindow {
 }
 
 /// A `{start, end}` date range.
-#[derive(
-    Debug, Clone, Default, PartialEq, Eq, Hash, Deserialize, fleet_policy_derive::FromNode,
-)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct DateSpan {
     /// First date.
@@ -335,9 +323,7 @@ pub struct DateSpan {
 }
 
 /// `schedule`: exactly one recurrence.
-#[derive(
-    Debug, Clone, Default, PartialEq, Eq, Hash, Deserialize, fleet_policy_derive::FromNode,
-)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Schedule {
     /// Every N days.
@@ -355,9 +341,7 @@ pub struct Schedule {
 }
 
 /// `daily`.
-#[derive(
-    Debug, Clone, Default, PartialEq, Eq, Hash, Deserialize, fleet_policy_derive::FromNode,
-)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct DailySchedule {
     /// Interval in days.
@@ -365,9 +349,7 @@ pub struct DailySchedule {
 }
 
 /// `weekly`.
-#[derive(
-    Debug, Clone, Default, PartialEq, Eq, Hash, Deserialize, fleet_policy_derive::FromNode,
-)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct WeeklySchedule {
     /// Interval in weeks.
@@ -377,9 +359,7 @@ pub struct WeeklySchedule {
 }
 
 /// `absoluteMonthly`.
-#[derive(
-    Debug, Clone, Default, PartialEq, Eq, Hash, Deserialize, fleet_policy_derive::FromNode,
-)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AbsoluteMonthlySchedule {
     /// Interval in months.
@@ -389,9 +369,7 @@ pub struct AbsoluteMonthlySchedule {
 }
 
 /// `relativeMonthly`.
-#[derive(
-    Debug, Clone, Default, PartialEq, Eq, Hash, Deserialize, fleet_policy_derive::FromNode,
-)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RelativeMonthlySchedule {
     /// Interval in months.
@@ -403,7 +381,7 @@ pub struct RelativeMonthlySchedule {
 }
 
 /// One concrete window occurrence (RFC 3339).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, fleet_policy_derive::FromNode)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ConcreteWindow {
     /// Opens.
@@ -417,7 +395,7 @@ pub struct ConcreteWindow {
 }
 
 /// `fleets/autoUpgradeProfiles` properties.
-#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
+#[derive(Debug, Clone, Default, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AutoUpgradeProfileProperties {
     /// `Stable`, `Rapid` or `NodeImage`.
@@ -441,7 +419,7 @@ pub struct AutoUpgradeProfileProperties {
 
 /// Our kind `AvailableVersions`: what `az aks get-versions` / the node image catalogue say is
 /// available, for channel targets and node image selection.
-#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
+#[derive(Debug, Clone, Default, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AvailableVersionsProperties {
     /// GA Kubernetes versions.
@@ -460,7 +438,7 @@ pub struct AvailableVersionsProperties {
 // ---------------------------------------------------------------------------------------------
 
 /// `ClusterStagedUpdateStrategy.spec`.
-#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
+#[derive(Debug, Clone, Default, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StagedUpdateStrategySpec {
     /// Stages in order.
@@ -469,7 +447,7 @@ pub struct StagedUpdateStrategySpec {
 }
 
 /// One stage of a staged strategy.
-#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
+#[derive(Debug, Clone, Default, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StageConfig {
     /// Stage name (`^[a-z0-9]+$`, ≤ 63).
@@ -492,7 +470,7 @@ pub struct StageConfig {
 }
 
 /// A before/after-stage task.
-#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
+#[derive(Debug, Clone, Default, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StageTask {
     /// `Approval` or `TimedWait`.
@@ -504,7 +482,7 @@ pub struct StageTask {
 }
 
 /// `ClusterStagedUpdateRun.spec`.
-#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
+#[derive(Debug, Clone, Default, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StagedUpdateRunSpec {
     /// The ClusterResourcePlacement.
@@ -523,7 +501,7 @@ pub struct StagedUpdateRunSpec {
 
 /// The rollout-related parts of `ClusterResourcePlacement.spec` (other fields belong to the
 /// placement engine and are not read here).
-#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
+#[derive(Debug, Clone, Default, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase")]
 pub struct PlacementRolloutSpec {
     /// Scheduling policy (nil: PickAll).
@@ -538,7 +516,7 @@ pub struct PlacementRolloutSpec {
 }
 
 /// The policy parts the rollout needs.
-#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
+#[derive(Debug, Clone, Default, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase")]
 pub struct PlacementPolicyView {
     /// PickAll / PickN / PickFixed.
@@ -553,7 +531,7 @@ pub struct PlacementPolicyView {
 }
 
 /// `spec.strategy`.
-#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
+#[derive(Debug, Clone, Default, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RolloutStrategy {
     /// `RollingUpdate` (default) or `External`.
@@ -571,7 +549,7 @@ pub struct RolloutStrategy {
 }
 
 /// `spec.strategy.rollingUpdate`.
-#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
+#[derive(Debug, Clone, Default, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RollingUpdateSpec {
     /// Default 25%.
@@ -586,7 +564,7 @@ pub struct RollingUpdateSpec {
 }
 
 /// The parts of a `ClusterResourceBinding` the rollout reads.
-#[derive(Debug, Clone, Default, Deserialize, fleet_policy_derive::FromNode)]
+#[derive(Debug, Clone, Default, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase")]
 pub struct BindingSpecView {
     /// `Scheduled`, `Bound` or `Unscheduled`.

@@ -1,7 +1,5 @@
 //! Cluster eligibility (`clustereligibilitychecker.IsEligible`, placement.md §2.3).
 
-use crate::float::Fixed;
-use crate::json_out::ToJson;
 use crate::model::placement::MemberCluster;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
@@ -10,7 +8,7 @@ use serde::Serialize;
 const TIMEOUT_NANOS: i64 = 5 * 60 * 1_000_000_000;
 
 /// Why a cluster is not eligible; checked in this order, the first failure wins.
-#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase", tag = "type")]
 pub enum Ineligible {
     /// `metadata.deletionTimestamp` is set.
@@ -42,8 +40,8 @@ impl Ineligible {
                 "cluster is not connected to the fleet: member agent not online yet".to_string()
             }
             Ineligible::NoRecentHeartbeat { minutes } => format!(
-                "cluster is not connected to the fleet: no recent heartbeat signals (last received {} minutes ago)",
-                Fixed(*minutes, 2)
+                "cluster is not connected to the fleet: no recent heartbeat signals (last received {:.2} minutes ago)",
+                minutes
             ),
             Ineligible::NotJoined => {
                 "cluster is not connected to the fleet: member agent not joined yet".to_string()
@@ -52,8 +50,8 @@ impl Ineligible {
                 "cluster is not connected to the fleet: health condition from member agent is not available".to_string()
             }
             Ineligible::UnhealthyProlonged { minutes } => format!(
-                "cluster is not connected to the fleet: unhealthy for a prolonged period of time (last transitioned {} minutes ago)",
-                Fixed(*minutes, 2)
+                "cluster is not connected to the fleet: unhealthy for a prolonged period of time (last transitioned {:.2} minutes ago)",
+                minutes
             ),
         }
     }

@@ -1,13 +1,11 @@
 //! Errors that abort a scheduling cycle (placement.md §3.2, §10.10): the scheduler writes no
 //! bindings and no status, and retries.
 
-use crate::float::Shortest;
-use crate::json_out::ToJson;
 use serde::Serialize;
 use std::fmt;
 
 /// Why a scheduling cycle aborted.
-#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(
     rename_all = "camelCase",
     tag = "type",
@@ -132,9 +130,9 @@ impl fmt::Display for CycleError {
             } => write!(
                 f,
                 "cannot interpolate weight, observed value {}, observed min {}, observed max {}",
-                Shortest(*observed),
-                Shortest(*min),
-                Shortest(*max)
+                GoFloat(*observed),
+                GoFloat(*min),
+                GoFloat(*max)
             ),
             CycleError::MissingNumberOfClusters => {
                 f.write_str("the number of clusters is not specified for a PickN policy")
@@ -142,6 +140,60 @@ impl fmt::Display for CycleError {
             CycleError::UnknownPlacementType { placement_type } => {
                 write!(f, "unknown placement type {placement_type}")
             }
+        }
+    }
+}
+
+/// A float as Go's `%v` writes it (`strconv.FormatFloat(f, 'g', -1, 64)`): the shortest
+/// digits that read back to the same value, in exponent form (`1e+06`, `1e-05`) when the
+/// exponent is below -4 or at least 6 — where Rust's `{}` writes all the digits out.
+pub struct GoFloat(pub f64);
+
+impl fmt::Display for GoFloat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let v = self.0;
+        if v.is_nan() {
+            return f.write_str("NaN");
+        }
+        if v.is_infinite() {
+            return f.write_str(if v > 0.0 { "+Inf" } else { "-Inf" });
+        }
+        // Rust's `{:e}` gives the same shortest digits: `d.ddde[-]x`.
+        let sci = format!("{v:e}");
+        let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
+        let exp: i32 = exp.parse().unwrap_or(0);
+        if (-4..6).contains(&exp) {
+            write!(f, "{v}")
+        } else {
+            let sign = if exp < 0 { '-' } else { '+' };
+            write!(f, "{mantissa}e{sign}{:02}", exp.unsigned_abs())
+        }
+    }
+}
+
+#[cfg(test)]
+mod go_float_tests {
+    use super::GoFloat;
+
+    /// Values and what Go's `fmt.Sprintf("%v", x)` prints for them.
+    #[test]
+    fn go_v_formatting() {
+        for (x, go) in [
+            (0.0, "0"),
+            (-0.0, "-0"),
+            (1.0, "1"),
+            (0.93, "0.93"),
+            (123456.0, "123456"),
+            (1e6, "1e+06"),
+            (1234567.0, "1.234567e+06"),
+            (1e21, "1e+21"),
+            (0.0001, "0.0001"),
+            (0.00001, "1e-05"),
+            (-2.5e-7, "-2.5e-07"),
+            (1.5e300, "1.5e+300"),
+            (f64::INFINITY, "+Inf"),
+        ] {
+            assert_eq!(GoFloat(x).to_string(), go, "{x}");
         }
     }
 }

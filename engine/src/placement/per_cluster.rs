@@ -5,11 +5,10 @@
 use super::report::{Decision, PlacementResult};
 use super::schedule::PlacementType;
 use super::status::ReasonText;
-use crate::json_out::ToJson;
 use serde::Serialize;
 
 /// One `perClusterPlacementStatuses[]` entry, a view of a decision.
-#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PerClusterPlacementStatus<'a> {
     /// The selected cluster; absent on the entries that stand for clusters the policy wanted
@@ -21,7 +20,7 @@ pub struct PerClusterPlacementStatus<'a> {
 }
 
 /// The `Scheduled` condition of an entry.
-#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ScheduledCondition<'a> {
     /// Always `Scheduled`.

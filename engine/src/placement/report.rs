@@ -5,13 +5,12 @@ use super::eligibility::Ineligible;
 use super::per_cluster::{PerClusterPlacementStatus, PerClusterStatuses};
 use super::status::ReasonText;
 use crate::input::Diagnostic;
-use crate::json_out::ToJson;
 use crate::selectors::LabelMismatch;
 use serde::{Serialize, Serializer};
 use std::sync::Arc;
 
 /// Result of [`crate::place`].
-#[derive(Debug, Clone, Default, PartialEq, Serialize, ToJson)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PlacementReport {
     /// One entry per placement in the input.
@@ -82,24 +81,16 @@ impl Serialize for PlacementResult {
     }
 }
 
-impl ToJson for PlacementResult {
-    /// Through the same written shape as `Serialize`.
-    fn to_json(&self, out: &mut crate::json_out::JsonOut) {
-        json::PlacementResult::from(self).to_json(out);
-    }
-}
-
 /// The serialised shape of a [`PlacementResult`]. It has the same name on purpose: the npm
 /// package's TypeScript declarations are generated from the struct that derives `Serialize`.
 mod json {
     use super::{Condition, CycleErrorReport, Decision, Filtered, Picked};
-    use crate::json_out::ToJson;
     use crate::placement::per_cluster::PerClusterPlacementStatus;
     use serde::Serialize;
 
     /// The scheduling outcome of one placement.
     // As written: `perClusterPlacementStatuses` are made from the decisions while writing.
-    #[derive(Serialize, ToJson)]
+    #[derive(Serialize)]
     #[serde(rename_all = "camelCase")]
     pub(super) struct PlacementResult<'a> {
         /// `metadata.name` of the placement.
@@ -163,7 +154,7 @@ mod json {
 }
 
 /// A picked (or scored, not picked) cluster.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, ToJson)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Picked {
     /// Cluster name.
@@ -194,7 +185,7 @@ impl Picked {
 }
 
 /// Per preferred term and per spread constraint contributions.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, ToJson)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ScoreBreakdown {
     /// One entry per preferred term.
@@ -207,7 +198,7 @@ pub struct ScoreBreakdown {
 }
 
 /// One preferred term's contribution.
-#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TermScore {
     /// Index in `preferredDuringSchedulingIgnoredDuringExecution`.
@@ -221,7 +212,7 @@ pub struct TermScore {
 }
 
 /// How a preferred term scored a cluster.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, ToJson)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 #[serde(
     rename_all = "camelCase",
     tag = "type",
@@ -257,7 +248,7 @@ pub enum TermOutcome {
 }
 
 /// One topology spread constraint's contribution.
-#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ConstraintScore {
     /// Index in `topologySpreadConstraints`.
@@ -285,7 +276,7 @@ pub struct ConstraintScore {
 }
 
 /// A cluster a filter rejected.
-#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Filtered {
     /// Cluster name.
@@ -300,7 +291,7 @@ pub struct Filtered {
 }
 
 /// Why one required term failed for a cluster.
-#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(
     rename_all = "camelCase",
     tag = "type",
@@ -353,7 +344,7 @@ impl TermMismatch {
 }
 
 /// Why a filter rejected a cluster.
-#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(
     rename_all = "camelCase",
     tag = "type",
@@ -402,7 +393,7 @@ pub enum FilterReason {
 }
 
 /// A policy-snapshot `ClusterDecision`.
-#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Decision {
     /// Cluster name.
@@ -418,7 +409,7 @@ pub struct Decision {
 }
 
 /// `clusterScore`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, ToJson)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ClusterScore {
     /// Affinity score.
@@ -428,7 +419,7 @@ pub struct ClusterScore {
 }
 
 /// The `Scheduled` condition.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, ToJson)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Condition {
     /// "True", "False", or "Unknown" when the cycle aborted.
@@ -440,7 +431,7 @@ pub struct Condition {
 }
 
 /// An aborted cycle.
-#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CycleErrorReport {
     /// In words.

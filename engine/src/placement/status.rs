@@ -157,13 +157,6 @@ impl Serialize for ReasonText {
     }
 }
 
-impl crate::json_out::ToJson for ReasonText {
-    /// The text, as its `Serialize`.
-    fn to_json(&self, out: &mut crate::json_out::JsonOut) {
-        out.str(self);
-    }
-}
-
 impl PartialEq for ReasonText {
     fn eq(&self, other: &Self) -> bool {
         **self == **other

@@ -1,13 +1,11 @@
 //! Azure Fleet auto-upgrade channels: target version per channel and what happens to each
 //! member (rollout.md A.6, R-AZ-60 … R-AZ-65).
-
-use crate::json_out::ToJson;
 use serde::{Deserialize, Serialize};
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
 /// `properties.channel` of an AutoUpgradeProfile.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, ToJson)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
 pub enum Channel {
     /// Latest patch of minor N-1.
     Stable,
@@ -62,7 +60,7 @@ impl std::fmt::Display for Version {
 }
 
 /// What a channel does to one member.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(
     tag = "action",
     rename_all = "kebab-case",
@@ -94,7 +92,7 @@ pub enum MemberAction {
 }
 
 /// Where node images go on the NodeImage channel.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToJson)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum NodeImageTarget {
     /// The latest image, chosen by the profile's `nodeImageSelection` when the run starts.
@@ -102,7 +100,7 @@ pub enum NodeImageTarget {
 }
 
 /// Why a member is not upgraded by a channel.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToJson)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum ChannelSkipReason {
     /// Already at the target (R-AZ-64).
     AlreadyAtTarget,
@@ -115,7 +113,7 @@ pub enum ChannelSkipReason {
 }
 
 /// The channel's result.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ChannelPlan {
     /// Target version (`None` for NodeImage, or when no version qualifies).

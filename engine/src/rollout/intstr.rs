@@ -4,12 +4,11 @@
 use crate::input::de::DeError;
 use crate::input::from_node::{self, FromNode};
 use crate::input::node::{Node, Resolved, Value};
-use crate::json_out::ToJson;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::fmt;
 
 /// `intstr.IntOrString` as written: an integer or a string (which must end in `%` to scale).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Deserialize, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
 #[serde(untagged)]
 pub enum IntOrString {
     /// An integer.

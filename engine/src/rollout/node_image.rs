@@ -1,11 +1,9 @@
 //! Node image selection of Azure update runs (rollout.md A.5, R-AZ-50 … R-AZ-52).
-
-use crate::json_out::ToJson;
 use crate::sorted_map::{SortedMap, SortedSet};
 use serde::{Deserialize, Serialize};
 
 /// `nodeImageSelection.type`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, ToJson)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
 pub enum NodeImageSelection {
     /// Newest image of the pool's type in the pool's region (R-AZ-50).
     Latest,
@@ -17,7 +15,7 @@ pub enum NodeImageSelection {
 pub type ImageCatalogue = SortedMap<String, SortedMap<String, Vec<String>>>;
 
 /// A node pool as the selection sees it.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PoolView {
     /// Pool name.
@@ -29,7 +27,7 @@ pub struct PoolView {
 }
 
 /// A member and its pools.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct MemberPools {
     /// Member name.
@@ -41,7 +39,7 @@ pub struct MemberPools {
 }
 
 /// Why a pool does not move.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToJson)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum PoolSkipReason {
     /// Already on the selected image.
     AlreadyAtSelectedImage,
@@ -54,7 +52,7 @@ pub enum PoolSkipReason {
 }
 
 /// What happens to one pool.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "action", rename_all = "camelCase")]
 pub enum PoolAction {
     /// Moves to `to`.
@@ -70,7 +68,7 @@ pub enum PoolAction {
 }
 
 /// The selection for a set of members.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ImageSelectionResult {
     /// Consistent: the version picked per image type (`None` = no common version).

@@ -1,14 +1,12 @@
 //! The one normalised plan shape (rollout.md Part C) that Azure update runs, KubeFleet staged
 //! update runs and KubeFleet RollingUpdate all map onto:
 //! `Plan = [Stage { name, preGates, groups: [Group { name, members, concurrency }], waits }]`.
-
-use crate::json_out::ToJson;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 use std::rc::Rc;
 
 /// Which system a rollout belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, ToJson)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum System {
     /// Azure Kubernetes Fleet Manager update runs and auto-upgrade.
@@ -20,18 +18,7 @@ pub enum System {
 /// A neutral state of a run, stage, group, member or wait. Azure uses its REST names;
 /// KubeFleet conditions map onto them as in rollout.md B.4.
 #[derive(
-    Debug,
-    Clone,
-    Copy,
-    Default,
-    PartialEq,
-    Eq,
-    PartialOrd,
-    Ord,
-    Hash,
-    Serialize,
-    ToJson,
-    serde::Deserialize,
+    Debug, Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, serde::Deserialize,
 )]
 pub enum State {
     /// Not reached yet.
@@ -79,7 +66,7 @@ impl State {
 }
 
 /// What a timeline entry is about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, ToJson)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub enum Subject {
     /// A member cluster.
@@ -95,7 +82,7 @@ pub enum Subject {
 }
 
 /// One state change on the virtual clock.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TimelineEntry {
     /// When.
@@ -119,7 +106,7 @@ pub struct TimelineEntry {
 }
 
 /// Why a member was skipped, excluded, or failed (data; words come from [`super::report`]).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "reason", rename_all_fields = "camelCase")]
 pub enum MemberReason {
     /// Already at the target Kubernetes version (R-AZ-37).
@@ -177,7 +164,7 @@ pub enum MemberReason {
 }
 
 /// One member (Azure fleet member or KubeFleet cluster) in a group.
-#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Member {
     /// Member or cluster name.
@@ -203,7 +190,7 @@ pub struct Member {
 }
 
 /// A group of members updated under one concurrency limit.
-#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Group {
     /// Group name (Azure update group; the stage name for KubeFleet's implicit group).
@@ -220,7 +207,7 @@ pub struct Group {
 }
 
 /// What a wait or gate is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToJson)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum WaitKind {
     /// Azure `afterStageWaitInSeconds`.
     AfterStageWait,
@@ -231,7 +218,7 @@ pub enum WaitKind {
 }
 
 /// Before or after the stage's members.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToJson)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub enum Placement {
     /// A gate before any member starts.
@@ -241,7 +228,7 @@ pub enum Placement {
 }
 
 /// A wait or approval gate of a stage.
-#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Wait {
     /// Kind.
@@ -262,7 +249,7 @@ pub struct Wait {
 }
 
 /// A stage of a plan.
-#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Stage {
     /// Stage name.
@@ -286,7 +273,7 @@ pub struct Stage {
 }
 
 /// A member left out of the run.
-#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Excluded {
     /// Member name.
@@ -298,7 +285,7 @@ pub struct Excluded {
 }
 
 /// An assumption (rollout.md [ASSUME] item) applied to a rollout, with its option value.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Assumption {
     /// Option name (`azure.fourHourBoundaryInclusive`).
@@ -312,7 +299,7 @@ pub struct Assumption {
 }
 
 /// The upgrade an Azure run performs.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct UpgradeSummary {
     /// `Full`, `ControlPlaneOnly` or `NodeImageOnly`.
@@ -329,7 +316,7 @@ pub struct UpgradeSummary {
 }
 
 /// One planned and simulated rollout.
-#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Rollout {
     /// The run's (or placement's, or profile's) name.
@@ -370,7 +357,7 @@ pub struct Rollout {
 }
 
 /// Where a KubeFleet rollout's clusters came from.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Targets {
     /// The placement decision, or the bindings in the input.
@@ -386,7 +373,7 @@ pub struct Targets {
 }
 
 /// Source of a KubeFleet rollout's target clusters.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToJson)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub enum TargetSource {
     /// The placement engine's decision for the placement (no bindings in the input).

@@ -3,11 +3,10 @@
 use super::plan::{MemberReason, Rollout};
 use super::staged::Layer;
 use crate::input::Diagnostic;
-use crate::json_out::ToJson;
 use serde::Serialize;
 
 /// A validation result with the layer that would refuse the object (rollout.md B.2).
-#[derive(Debug, Clone, PartialEq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct LayeredFinding {
     /// CRD, webhook, controller at run initialisation, or this engine.
@@ -18,7 +17,7 @@ pub struct LayeredFinding {
 }
 
 /// Result of [`crate::rollout`].
-#[derive(Debug, Clone, Default, PartialEq, Serialize, ToJson)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RolloutReport {
     /// One entry per rollout.

@@ -3,11 +3,10 @@
 //! (rollout.md B.5, R-KF-40 … R-KF-46).
 
 use super::intstr::{IntOrString, Rounding};
-use crate::json_out::ToJson;
 use serde::{Deserialize, Serialize};
 
 /// `placementType` of the CRP policy.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, ToJson)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
 pub enum PlacementType {
     /// All matching clusters.
     PickAll,
@@ -18,7 +17,7 @@ pub enum PlacementType {
 }
 
 /// `strategy.rollingUpdate` with the KubeFleet defaults applied.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RollingUpdateConfig {
     /// Default `25%`.
@@ -40,7 +39,7 @@ impl Default for RollingUpdateConfig {
 }
 
 /// The budget numbers for a target count and the in-place waves they give (R-KF-41, R-KF-44).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Budget {
     /// `ceil(maxUnavailable × target)`, integers as is.
@@ -84,7 +83,7 @@ pub fn in_place_waves(n: i64, u: i64) -> Option<Vec<i64>> {
 }
 
 /// `spec.state` of a `ClusterResourceBinding`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, ToJson)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
 pub enum BindingState {
     /// Picked by the scheduler, not yet bound.
     Scheduled,
@@ -95,7 +94,7 @@ pub enum BindingState {
 }
 
 /// What a binding's conditions say about its health (rolling-pick cases' vocabulary).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, ToJson)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub enum BindingHealth {
     /// Applied and Available (trackable) for the current generation.
@@ -109,7 +108,7 @@ pub enum BindingHealth {
 }
 
 /// One binding as the rollout controller sees it.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BindingView {
     /// Target cluster.
@@ -126,7 +125,7 @@ pub struct BindingView {
 }
 
 /// The placement policy parts the target number needs.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PolicyView {
     /// Placement type.
@@ -141,7 +140,7 @@ pub struct PolicyView {
 }
 
 /// The result of one `pickBindingsToRoll` (indices into the input bindings).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Pick {
     /// Bindings moved this round, in the controller's order.

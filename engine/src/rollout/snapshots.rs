@@ -1,11 +1,9 @@
 //! KubeFleet resource snapshot history (rollout.md B.6, R-KF-50/51).
-
-use crate::json_out::ToJson;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
 /// What creating a new snapshot group does to the history.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct NewSnapshot {
     /// Group indices deleted first (oldest first).

@@ -7,7 +7,6 @@ use super::intstr::{IntOrString, Rounding};
 use super::name_index::NameIndex;
 use super::plan::State;
 use crate::input::duration::GoDuration;
-use crate::json_out::ToJson;
 use crate::model::rollout::{StageConfig, StageTask};
 use crate::selectors::LabelSelector;
 use crate::sorted_map::SortedMap;
@@ -20,7 +19,7 @@ use std::rc::Rc;
 pub const DELETE_STAGE: &str = "kubernetes-fleet.io/deleteStage";
 
 /// Which layer refuses an object (rollout.md B.2).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, ToJson)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Layer {
     /// CRD schema / CEL at admission.
@@ -34,7 +33,7 @@ pub enum Layer {
 }
 
 /// One validation finding: field path (relative to the document) and message.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToJson)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Finding {
     /// Layer.

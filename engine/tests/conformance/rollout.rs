@@ -970,9 +970,7 @@ fn kf_concurrency(input: &Value, expect: &Value) -> R {
         _ => vec![(input.clone(), expect.clone())],
     };
     for (i, (inp, exp)) in rows.iter().enumerate() {
-        let v: ro::intstr::IntOrString =
-            serde_json::from_value(inp.get("maxConcurrency").cloned().unwrap_or_default())
-                .map_err(|e| e.to_string())?;
+        let v = int_or_string_value(inp.get("maxConcurrency").unwrap_or(&Value::Null))?;
         let n = inp
             .get("stageClusterCount")
             .and_then(Value::as_u64)
@@ -994,7 +992,19 @@ fn kf_concurrency(input: &Value, expect: &Value) -> R {
 fn int_or_string(v: Option<&Value>, default: &str) -> Result<ro::intstr::IntOrString, String> {
     match v {
         None => Ok(ro::intstr::IntOrString::String(default.into())),
-        Some(v) => serde_json::from_value(v.clone()).map_err(|e| e.to_string()),
+        Some(v) => int_or_string_value(v),
+    }
+}
+
+/// An `intstr.IntOrString` as the case writes it: a whole number or a string.
+fn int_or_string_value(v: &Value) -> Result<ro::intstr::IntOrString, String> {
+    match v {
+        Value::String(s) => Ok(ro::intstr::IntOrString::String(s.clone())),
+        Value::Number(n) => n
+            .as_i64()
+            .map(ro::intstr::IntOrString::Int)
+            .ok_or_else(|| format!("{n} is not an integer")),
+        other => Err(format!("expected an int or a string, found {other}")),
     }
 }
 
