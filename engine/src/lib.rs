@@ -33,7 +33,6 @@ pub mod disruption;
 pub mod input;
 pub mod model;
 pub mod notice;
-pub mod options_json;
 pub mod placement;
 pub mod report;
 pub mod rollout;
@@ -44,7 +43,6 @@ pub mod wasm;
 
 pub use disruption::{BudgetOptions, BudgetReport};
 pub use input::{Diagnostic, Input, Severity, Source, Span};
-pub use options_json::Json;
 pub use placement::{PlaceOptions, PlacementReport};
 pub use report::{EvaluateOptions, EvaluateReport, ValidateReport};
 pub use rollout::{RolloutOptions, RolloutReport};

@@ -1,10 +1,11 @@
 //! The combined result shapes, and rendering of results as JSON or YAML.
 
 use crate::input::{Diagnostic, Input};
-use crate::options_json::Json;
 use crate::{disruption, placement, rollout};
 use chrono::{DateTime, Utc};
+use serde::de::DeserializeOwned;
 use serde::Serialize;
+use serde_json::Value;
 
 /// Options for [`crate::evaluate`]: the evaluation instant plus each engine's options.
 #[derive(Debug, Clone, PartialEq)]
@@ -18,38 +19,108 @@ pub struct EvaluateOptions {
 }
 
 impl EvaluateOptions {
-    /// Builds every engine's options from one JSON object (`{"at": "...", ...}`); each engine
-    /// reads the keys it knows.
-    pub fn from_json(value: &Json) -> Result<Self, String> {
+    /// Builds every engine's options from one JSON object (`{"at": "...", ...}`): each engine
+    /// takes the keys it knows; a key no engine knows is an error that lists the accepted ones.
+    pub fn from_value(value: &Value) -> Result<Self, String> {
+        let value = nest_dotted(value);
+        let Value::Object(map) = &value else {
+            return Err("invalid options: expected an object".to_string());
+        };
+        let place = option_keys::<placement::PlaceOptions>();
+        let budgets = option_keys::<disruption::BudgetOptions>();
+        let rollout = option_keys::<rollout::RolloutOptions>();
+        if let Some(k) = map.keys().find(|k| {
+            ![place, budgets, rollout]
+                .iter()
+                .any(|keys| keys.contains(&k.as_str()))
+        }) {
+            return Err(unknown_option(k, &accepted_keys()));
+        }
+        let only = |keys: &[&str]| {
+            Value::Object(
+                map.iter()
+                    .filter(|(k, _)| keys.contains(&k.as_str()))
+                    .map(|(k, v)| (k.clone(), v.clone()))
+                    .collect(),
+            )
+        };
         Ok(EvaluateOptions {
-            place: options_from_json(value)?,
-            budgets: options_from_json(value)?,
-            rollout: options_from_json(value)?,
+            place: options_from_value(&only(place))?,
+            budgets: options_from_value(&only(budgets))?,
+            rollout: options_from_value(&only(rollout))?,
         })
     }
 
     /// Default options of every engine at `at`.
     pub fn at(at: DateTime<Utc>) -> Self {
-        let v = Json::Object(
-            [("at".to_string(), Json::Str(at.to_rfc3339()))]
-                .into_iter()
-                .collect(),
-        );
-        // Every engine's options must be constructible from `at` alone.
-        match Self::from_json(&v) {
-            Ok(o) => o,
-            Err(e) => unreachable!("options need more than `at`: {e}"),
+        EvaluateOptions {
+            place: placement::PlaceOptions::at(at),
+            budgets: disruption::BudgetOptions::at(at),
+            rollout: rollout::RolloutOptions::at(at),
         }
     }
 }
 
-/// Decodes an engine's options from a JSON object, with a message naming the bad option.
-/// Reads the object in place: no copy of it per engine. Same acceptance and messages as the
-/// types' serde `Deserialize` over a `serde_json::Value` (see [`crate::options_json`] for why
-/// not serde). Callers holding JSON text read it with [`Json::parse`], callers holding a
-/// `serde_json::Value` convert it with `Json::from`.
-pub fn options_from_json<T: crate::options_json::FromJson>(value: &Json) -> Result<T, String> {
-    T::from_json(value).map_err(|e| format!("invalid options: {e}"))
+/// The top-level keys an options type accepts, from its serde definition.
+pub fn option_keys<T: DeserializeOwned>() -> &'static [&'static str] {
+    serde_aux::serde_introspection::serde_introspect::<T>()
+}
+
+/// Every option key of every engine, sorted (for messages and `--help`).
+pub fn accepted_keys() -> Vec<&'static str> {
+    let mut keys: Vec<&str> = [
+        option_keys::<placement::PlaceOptions>(),
+        option_keys::<disruption::BudgetOptions>(),
+        option_keys::<rollout::RolloutOptions>(),
+    ]
+    .concat();
+    keys.sort_unstable();
+    keys.dedup();
+    keys
+}
+
+fn unknown_option(key: &str, accepted: &[&str]) -> String {
+    format!(
+        "invalid options: unknown option \"{key}\"; accepted: {}",
+        accepted.join(", ")
+    )
+}
+
+/// `{"azure.tieBreak": x}` (how `--set azure.tieBreak=x` reads) as `{"azure": {"tieBreak": x}}`,
+/// merged with an `azure` object given as well.
+pub fn nest_dotted(value: &Value) -> Value {
+    let Value::Object(map) = value else {
+        return value.clone();
+    };
+    let mut out = serde_json::Map::new();
+    for (k, v) in map {
+        match k.split_once('.') {
+            Some((group, key)) if !group.is_empty() && !key.is_empty() => {
+                let entry = out
+                    .entry(group.to_string())
+                    .or_insert_with(|| Value::Object(serde_json::Map::new()));
+                if let Value::Object(inner) = entry {
+                    inner.insert(key.to_string(), v.clone());
+                }
+            }
+            _ => match (out.get_mut(k), v) {
+                (Some(Value::Object(inner)), Value::Object(given)) => {
+                    for (ik, iv) in given {
+                        inner.entry(ik.clone()).or_insert_with(|| iv.clone());
+                    }
+                }
+                _ => {
+                    out.insert(k.clone(), v.clone());
+                }
+            },
+        }
+    }
+    Value::Object(out)
+}
+
+/// Decodes one engine's options from a JSON object, with a message naming the bad option.
+pub fn options_from_value<T: DeserializeOwned>(value: &Value) -> Result<T, String> {
+    serde_json::from_value(nest_dotted(value)).map_err(|e| format!("invalid options: {e}"))
 }
 
 /// Result of [`crate::evaluate`]: whichever engines applied.
@@ -175,5 +246,30 @@ fn json_to_yaml(v: &serde_json::Value) -> yaml_rust2::Yaml {
                 .map(|(k, v)| (Yaml::String(k.clone()), json_to_yaml(v)))
                 .collect(),
         ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn each_engine_takes_its_keys_and_an_unknown_key_lists_the_accepted_ones() {
+        let o = EvaluateOptions::from_value(&json!({
+            "at": "2026-03-04T12:00:00Z",
+            "horizon": "24h",
+            "approveAll": true,
+            "kubefleet.stuckThreshold": "10m",
+        }));
+        let Ok(o) = o else { panic!("{o:?}") };
+        assert_eq!(o.budgets.horizon.as_deref(), Some("24h"));
+        assert!(o.rollout.approve_all);
+        assert_eq!(o.rollout.kubefleet.stuck_threshold, "10m");
+        let e = EvaluateOptions::from_value(&json!({"at": "2026-03-04T12:00:00Z", "horizn": "1h"}));
+        assert_eq!(
+            e.err().as_deref(),
+            Some("invalid options: unknown option \"horizn\"; accepted: approveAll, at, azure, defaultDuration, durations, events, fail, horizon, horizonDays, karpenterVersion, kubefleet, observe, pending, skip, start")
+        );
     }
 }

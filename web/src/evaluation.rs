@@ -3,7 +3,7 @@
 
 use crate::state::State;
 use chrono::{DateTime, SecondsFormat, Utc};
-use fleet_policy::{Diagnostic, EvaluateOptions, Input, Json, Source};
+use fleet_policy::{Diagnostic, EvaluateOptions, Input, Source};
 use serde_json::{json, Value};
 
 /// Editor (source) names; diagnostics carry them back to the right editor.
@@ -117,31 +117,29 @@ pub fn evaluate(state: &State, parsed_cache: &mut Parsed) -> Evaluation {
     let mut warnings = Vec::new();
     let observe = state.what_if.observe.as_deref().and_then(parse_at);
     let mut observed_rollouts = None;
-    // The engine reads JSON text (as the npm API does); `to_string` of a `Value` is valid JSON.
-    let report =
-        match Json::parse(&options.to_string()).and_then(|o| EvaluateOptions::from_json(&o)) {
-            Ok(o) => {
-                let r = fleet_policy::evaluate_input(input, &o);
-                errors = r.errors.clone();
-                warnings = r.warnings.clone();
-                // The time slider views the same rollouts at another instant: no new run.
-                observed_rollouts = observe.map(|t| {
-                    r.rollouts
-                        .iter()
-                        .map(|ro| {
-                            let mut ro = ro.clone();
-                            fleet_policy::rollout::observe(&mut ro, t);
-                            serde_json::to_value(&ro).unwrap_or(Value::Null)
-                        })
-                        .collect()
-                });
-                serde_json::to_value(&r).unwrap_or(Value::Null)
-            }
-            Err(e) => {
-                errors.push(option_error(e));
-                Value::Null
-            }
-        };
+    let report = match EvaluateOptions::from_value(&options) {
+        Ok(o) => {
+            let r = fleet_policy::evaluate_input(input, &o);
+            errors = r.errors.clone();
+            warnings = r.warnings.clone();
+            // The time slider views the same rollouts at another instant: no new run.
+            observed_rollouts = observe.map(|t| {
+                r.rollouts
+                    .iter()
+                    .map(|ro| {
+                        let mut ro = ro.clone();
+                        fleet_policy::rollout::observe(&mut ro, t);
+                        serde_json::to_value(&ro).unwrap_or(Value::Null)
+                    })
+                    .collect()
+            });
+            serde_json::to_value(&r).unwrap_or(Value::Null)
+        }
+        Err(e) => {
+            errors.push(option_error(e));
+            Value::Null
+        }
+    };
     Evaluation {
         at,
         at_is_now: parsed.is_none(),

@@ -4,7 +4,7 @@
 //! file:line:column), 2 usage errors.
 
 use clap::{Parser, Subcommand, ValueEnum};
-use fleet_policy::report::{options_from_json, to_json, to_yaml, EvaluateOptions};
+use fleet_policy::report::{options_from_value, to_json, to_yaml, EvaluateOptions};
 use fleet_policy::{disruption, placement, rollout, Diagnostic, Input, Source};
 use serde::Serialize;
 use std::process::ExitCode;
@@ -81,7 +81,7 @@ fn read_sources(files: &[String]) -> Result<Vec<Source>, String> {
 fn options(
     common: &Common,
     extra: &[(&str, Option<&String>)],
-) -> Result<fleet_policy::Json, String> {
+) -> Result<serde_json::Value, String> {
     let at = match &common.at {
         Some(a) => chrono::DateTime::parse_from_rfc3339(a)
             .map_err(|e| format!("--at {a}: not an RFC 3339 time: {e}"))?
@@ -102,8 +102,7 @@ fn options(
         let value = serde_json::from_str(v).unwrap_or_else(|_| serde_json::Value::String(v.into()));
         map.insert(k.into(), value);
     }
-    // Typed as before (`--set` values that parse as JSON are JSON), then as the engine reads.
-    Ok(fleet_policy::Json::from(&serde_json::Value::Object(map)))
+    Ok(serde_json::Value::Object(map))
 }
 
 fn emit<T: Serialize>(
@@ -174,7 +173,7 @@ fn evaluate_table(r: &fleet_policy::EvaluateReport) -> String {
 fn run(cli: Cli) -> Result<ExitCode, String> {
     Ok(match cli.command {
         Command::Place(c) => {
-            let opts: placement::PlaceOptions = options_from_json(&options(&c, &[])?)?;
+            let opts: placement::PlaceOptions = options_from_value(&options(&c, &[])?)?;
             let r = fleet_policy::place(&read_sources(&c.files)?, &opts);
             emit(
                 &r,
@@ -187,7 +186,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         }
         Command::Budgets { common: c, horizon } => {
             let opts: disruption::BudgetOptions =
-                options_from_json(&options(&c, &[("horizon", horizon.as_ref())])?)?;
+                options_from_value(&options(&c, &[("horizon", horizon.as_ref())])?)?;
             let r = fleet_policy::budgets(&read_sources(&c.files)?, &opts);
             emit(
                 &r,
@@ -199,7 +198,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             )
         }
         Command::Rollout(c) => {
-            let opts: rollout::RolloutOptions = options_from_json(&options(&c, &[])?)?;
+            let opts: rollout::RolloutOptions = options_from_value(&options(&c, &[])?)?;
             let r = fleet_policy::rollout(&read_sources(&c.files)?, &opts);
             emit(
                 &r,
@@ -211,7 +210,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             )
         }
         Command::Evaluate(c) => {
-            let opts = EvaluateOptions::from_json(&options(&c, &[])?)?;
+            let opts = EvaluateOptions::from_value(&options(&c, &[])?)?;
             let input = Input::parse(&read_sources(&c.files)?);
             let r = fleet_policy::evaluate_input(&input, &opts);
             emit(
@@ -224,7 +223,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             )
         }
         Command::Validate(c) => {
-            let opts = EvaluateOptions::from_json(&options(&c, &[])?)?;
+            let opts = EvaluateOptions::from_value(&options(&c, &[])?)?;
             let r = fleet_policy::validate(&read_sources(&c.files)?, &opts);
             let summary = |r: &fleet_policy::ValidateReport| {
                 format!(

@@ -63,7 +63,7 @@ pub const KINDS: &[KindInfo] = &[
 
 /// Options of a budget evaluation.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct BudgetOptions {
     /// The evaluation instant.
     pub at: DateTime<Utc>,
@@ -84,21 +84,6 @@ impl BudgetOptions {
             horizon: None,
             karpenter_version: None,
         }
-    }
-}
-
-impl crate::options_json::FromJson for BudgetOptions {
-    fn from_json(v: &crate::options_json::Json) -> Result<Self, crate::options_json::Error> {
-        use crate::options_json::{Fields, Via};
-        let fields: &[&[&str]] = &[&["at"], &["horizon"], &["karpenterVersion"]];
-        let mut f = Fields::read(v, "struct BudgetOptions", fields, Some(Via::Value))?;
-        let out = BudgetOptions {
-            at: f.req(0, "at"),
-            horizon: f.or(1, None),
-            karpenter_version: f.or(2, None),
-        };
-        f.finish()?;
-        Ok(out)
     }
 }
 

@@ -73,7 +73,7 @@ pub const KINDS: &[KindInfo] = &[
 
 /// Options of a placement evaluation.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PlaceOptions {
     /// The evaluation instant ("now" for heartbeats and health).
     pub at: DateTime<Utc>,
@@ -83,16 +83,6 @@ impl PlaceOptions {
     /// Options for an evaluation at `at`.
     pub fn at(at: DateTime<Utc>) -> Self {
         PlaceOptions { at }
-    }
-}
-
-impl crate::options_json::FromJson for PlaceOptions {
-    fn from_json(v: &crate::options_json::Json) -> Result<Self, crate::options_json::Error> {
-        use crate::options_json::{Fields, Via};
-        let mut f = Fields::read(v, "struct PlaceOptions", &[&["at"]], Some(Via::Value))?;
-        let at = f.req(0, "at");
-        f.finish()?;
-        Ok(PlaceOptions { at })
     }
 }
 

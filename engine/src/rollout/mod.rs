@@ -217,20 +217,6 @@ pub fn rollout(
     placements: &[crate::placement::PlacementResult],
 ) -> RolloutReport {
     let mut ctx = Ctx::default();
-    let resolved = match options.resolved() {
-        Ok(o) => o,
-        Err(message) => {
-            ctx.errors.push(Diagnostic::in_source(
-                Severity::Error,
-                "options",
-                0,
-                crate::input::Span::default(),
-                message,
-            ));
-            options.clone()
-        }
-    };
-    let options = &resolved;
     let docs = Docs::of(input);
     let az = azure::read(&docs, &mut ctx);
     let kf = kubefleet::read(&docs, placements, options, &mut ctx);

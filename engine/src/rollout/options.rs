@@ -1,9 +1,6 @@
 //! Options of a rollout evaluation: the instant, the simulation inputs (durations, what-ifs)
 //! and the switches for rollout.md's [ASSUME] items, each with its stated default.
 
-use crate::options_json::{
-    entries_but, rest, unit_enum, variant_identifier, Error, Fields, FromJson, Json, Via,
-};
 use crate::sorted_map::SortedMap;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -11,7 +8,7 @@ use serde::{Deserialize, Serialize};
 /// Options of a rollout evaluation. Every field but `at` has a default, so the CLI's
 /// `--set key=value` and the wasm options object can set any subset.
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RolloutOptions {
     /// The evaluation instant: maintenance-window buckets are computed here, and it is the
     /// default start of a simulated run.
@@ -54,11 +51,6 @@ pub struct RolloutOptions {
     /// KubeFleet assumption switches.
     #[serde(default)]
     pub kubefleet: KubeFleetOptions,
-    /// Other keys: dotted switches (`azure.tieBreak`, as the CLI's `--set` writes them) are
-    /// merged into `azure` / `kubefleet` by [`RolloutOptions::resolved`]; the rest belong to
-    /// other engines.
-    #[serde(flatten, default, skip_serializing)]
-    pub extra: SortedMap<String, Json>,
 }
 
 fn string_or_list<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
@@ -77,68 +69,6 @@ fn string_or_list<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>,
             .collect(),
         OneOrMany::Many(v) => v,
     })
-}
-
-/// [`string_or_list`] over a JSON value (the untagged enum's error when neither).
-fn one_or_many(v: &Json) -> Result<Vec<String>, Error> {
-    match v {
-        Json::Str(s) => Ok(s
-            .split(',')
-            .map(str::trim)
-            .filter(|x| !x.is_empty())
-            .map(str::to_string)
-            .collect()),
-        Json::Array(a) if a.iter().all(|x| matches!(x, Json::Str(_))) => {
-            a.iter().map(String::from_json).collect()
-        }
-        _ => Err(<Error as serde::de::Error>::custom(
-            "data did not match any variant of untagged enum OneOrMany",
-        )),
-    }
-}
-
-/// RolloutOptions' fields (camelCase), in declaration order.
-const ROLLOUT_FIELDS: &[&[&str]] = &[
-    &["at"],
-    &["start"],
-    &["observe"],
-    &["defaultDuration"],
-    &["durations"],
-    &["events"],
-    &["fail"],
-    &["pending"],
-    &["skip"],
-    &["approveAll"],
-    &["horizonDays"],
-    &["azure"],
-    &["kubefleet"],
-];
-
-impl FromJson for RolloutOptions {
-    fn from_json(v: &Json) -> Result<Self, Error> {
-        // `extra` is flattened: serde reads the struct as a map only (no array form).
-        let mut f = Fields::read(v, "struct RolloutOptions", ROLLOUT_FIELDS, None)?;
-        let out = RolloutOptions {
-            at: f.req(0, "at"),
-            start: f.or(1, None),
-            observe: f.or(2, None),
-            default_duration: f.or(3, None),
-            durations: f.or(4, SortedMap::new()),
-            events: f.or(5, Vec::new()),
-            fail: f.with(6, one_or_many).unwrap_or_default(),
-            pending: f.with(7, one_or_many).unwrap_or_default(),
-            skip: f.with(8, one_or_many).unwrap_or_default(),
-            approve_all: f.or(9, false),
-            horizon_days: f
-                .with(10, u32::from_json)
-                .unwrap_or_else(default_horizon_days),
-            azure: f.or(11, AzureOptions::default()),
-            kubefleet: f.or(12, KubeFleetOptions::default()),
-            extra: rest(v, ROLLOUT_FIELDS),
-        };
-        f.finish()?;
-        Ok(out)
-    }
 }
 
 fn default_horizon_days() -> u32 {
@@ -162,41 +92,7 @@ impl RolloutOptions {
             horizon_days: default_horizon_days(),
             azure: AzureOptions::default(),
             kubefleet: KubeFleetOptions::default(),
-            extra: SortedMap::new(),
         }
-    }
-
-    /// Merges dotted keys (`azure.fourHourBoundaryInclusive: false`) into the nested switches.
-    pub fn resolved(&self) -> Result<RolloutOptions, String> {
-        // The dotted keys of each group, as an object of the switches they set (`extra` is
-        // sorted, so each object is too): read over the current switches, this is reading
-        // the whole merged object, as the switches already hold valid values.
-        let mut azure = Vec::new();
-        let mut kf = Vec::new();
-        for (k, v) in &self.extra {
-            let (target, fields, key) = if let Some(k) = k.strip_prefix("azure.") {
-                (&mut azure, AZURE_FIELDS, k)
-            } else if let Some(k) = k.strip_prefix("kubefleet.") {
-                (&mut kf, KUBEFLEET_FIELDS, k)
-            } else {
-                continue;
-            };
-            if !fields.iter().any(|f| f.contains(&key)) {
-                return Err(format!("unknown rollout option \"{k}\""));
-            }
-            // `--set` passes bare words as strings; booleans and numbers arrive typed.
-            target.push((key.to_string(), v.clone()));
-        }
-        let mut out = self.clone();
-        // Read as the options object reads them (options_from_json).
-        let azure = Json::Object(SortedMap::from_entries(azure));
-        out.azure = AzureOptions::read(&azure, self.azure.clone())
-            .map_err(|e| format!("invalid rollout option: {e}"))?;
-        let kf = Json::Object(SortedMap::from_entries(kf));
-        out.kubefleet = KubeFleetOptions::read(&kf, self.kubefleet.clone())
-            .map_err(|e| format!("invalid rollout option: {e}"))?;
-        out.extra = SortedMap::new();
-        Ok(out)
     }
 }
 
@@ -205,7 +101,8 @@ impl RolloutOptions {
 #[serde(
     tag = "action",
     rename_all = "kebab-case",
-    rename_all_fields = "camelCase"
+    rename_all_fields = "camelCase",
+    deny_unknown_fields
 )]
 pub enum WhatIf {
     /// Stop the run (Azure `stop`, KubeFleet `state: Stop`).
@@ -271,126 +168,6 @@ pub enum WhatIf {
         #[serde(default)]
         state: Option<String>,
     },
-}
-
-/// WhatIf's tags (`action`), in declaration order.
-const WHAT_IF_ACTIONS: &[&str] = &[
-    "stop",
-    "start",
-    "approve",
-    "skip",
-    "fail",
-    "pending",
-    "binding-condition",
-    "binding-spec-change",
-];
-
-impl FromJson for WhatIf {
-    /// serde's internally tagged enum: the tag first (an object's `action`, or an array's
-    /// first element), then the variant's fields from the rest, through serde's `Content`.
-    fn from_json(v: &Json) -> Result<Self, Error> {
-        let missing = || <Error as serde::de::Error>::missing_field("action");
-        let (tag, body) = match v {
-            Json::Object(m) => match m.get("action") {
-                Some(t) => (t, Body::Entries(entries_but(m, "action"))),
-                None => return Err(missing()),
-            },
-            Json::Array(a) => match a.split_first() {
-                Some((t, rest)) => (t, Body::Elements(rest)),
-                None => return Err(missing()),
-            },
-            _ => {
-                return Err(crate::options_json::invalid_type(
-                    v,
-                    "internally tagged enum WhatIf",
-                ))
-            }
-        };
-        let action = variant_identifier(tag, WHAT_IF_ACTIONS)?;
-        let (name, fields): (&str, &[&[&str]]) = match action {
-            0 => ("struct variant WhatIf::Stop", &[&["at"]]),
-            1 => ("struct variant WhatIf::Start", &[&["at"]]),
-            2 => ("struct variant WhatIf::Approve", &[&["at"], &["request"]]),
-            3 => (
-                "struct variant WhatIf::Skip",
-                &[&["at"], &["type"], &["name"]],
-            ),
-            4 => (
-                "struct variant WhatIf::Fail",
-                &[&["at"], &["member", "cluster"]],
-            ),
-            5 => (
-                "struct variant WhatIf::Pending",
-                &[&["at"], &["member", "cluster"]],
-            ),
-            6 => (
-                "struct variant WhatIf::BindingCondition",
-                &[&["at"], &["cluster"], &["condition"]],
-            ),
-            _ => (
-                "struct variant WhatIf::BindingSpecChange",
-                &[&["at"], &["cluster"], &["state"]],
-            ),
-        };
-        let mut f = match body {
-            Body::Entries(e) => Fields::entries(e, fields),
-            Body::Elements(a) => Fields::elements(a, name, fields.len(), true),
-        };
-        let at = f.opt(0);
-        let out = match action {
-            0 => WhatIf::Stop { at },
-            1 => WhatIf::Start { at },
-            2 => WhatIf::Approve {
-                at,
-                request: f.req(1, "request"),
-            },
-            3 => WhatIf::Skip {
-                at,
-                target_type: f.req(1, "type"),
-                name: f.req(2, "name"),
-            },
-            4 => WhatIf::Fail {
-                at,
-                member: f.req(1, "member"),
-            },
-            5 => WhatIf::Pending {
-                at,
-                member: f.req(1, "member"),
-            },
-            6 => WhatIf::BindingCondition {
-                at,
-                cluster: f.req(1, "cluster"),
-                condition: f.req_with(2, "condition", ConditionChange::from_content),
-            },
-            _ => WhatIf::BindingSpecChange {
-                at,
-                cluster: f.req(1, "cluster"),
-                state: f.or(2, None),
-            },
-        };
-        f.finish()?;
-        Ok(out)
-    }
-}
-
-/// A tagged variant's fields: an object's other entries or an array's other elements.
-enum Body<'a> {
-    Entries(Vec<(&'a str, &'a Json)>),
-    Elements(&'a [Json]),
-}
-
-impl ConditionChange {
-    /// As serde reads it inside a tagged variant (through `Content`).
-    fn from_content(v: &Json) -> Result<Self, Error> {
-        let fields: &[&[&str]] = &[&["type"], &["status"]];
-        let mut f = Fields::read(v, "struct ConditionChange", fields, Some(Via::Content))?;
-        let out = ConditionChange {
-            condition_type: f.req(0, "type"),
-            status: f.req(1, "status"),
-        };
-        f.finish()?;
-        Ok(out)
-    }
 }
 
 /// A condition as set by a what-if.
@@ -470,7 +247,7 @@ pub enum TieBreak {
 
 /// Azure assumption switches (rollout.md Part C), defaults as stated there.
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase", default)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct AzureOptions {
     /// R-AZ-31: a window opening exactly at t+4h is bucket 2 (true).
     pub four_hour_boundary_inclusive: bool,
@@ -521,7 +298,7 @@ pub enum RollingChange {
 
 /// KubeFleet switches.
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
-#[serde(rename_all = "camelCase", default)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
 pub struct KubeFleetOptions {
     /// R-KF-7: reject duplicate stage names, stricter than KubeFleet (true).
     pub reject_duplicate_stage_names: bool,
@@ -542,111 +319,5 @@ impl Default for KubeFleetOptions {
             rolling_change: RollingChange::InPlace,
             untrackable_resources: false,
         }
-    }
-}
-
-unit_enum!(SkipTarget {
-    Member = "Member",
-    Group = "Group",
-    Stage = "Stage",
-    AfterStageWait = "AfterStageWait",
-});
-unit_enum!(SiblingGroupsOnFailure {
-    Stopped = "Stopped",
-    Failed = "Failed",
-});
-unit_enum!(UngroupedMembers {
-    Exclude = "exclude",
-    Error = "error",
-});
-unit_enum!(EmptyGroups {
-    Error = "error",
-    Warning = "warning",
-});
-unit_enum!(AllSkippedRunState {
-    Skipped = "Skipped",
-    Completed = "Completed",
-});
-unit_enum!(TieBreak {
-    BucketWindowStartName = "bucket,windowStart,name",
-    BucketName = "bucket,name",
-});
-unit_enum!(RollingChange {
-    InPlace = "inPlace",
-    FirstPlacement = "firstPlacement",
-});
-
-/// AzureOptions' fields (camelCase), in declaration order.
-const AZURE_FIELDS: &[&[&str]] = &[
-    &["fourHourBoundaryInclusive"],
-    &["tieBreak"],
-    &["reevaluateBucketsEachPick"],
-    &["skippedStageRunsWait"],
-    &["siblingGroupsOnFailure"],
-    &["ungroupedMembers"],
-    &["allStagesSkippedRunState"],
-    &["emptyGroups"],
-    &["afterStageWaitWarnSeconds"],
-];
-
-/// KubeFleetOptions' fields (camelCase), in declaration order.
-const KUBEFLEET_FIELDS: &[&[&str]] = &[
-    &["rejectDuplicateStageNames"],
-    &["stuckThreshold"],
-    &["rollingChange"],
-    &["untrackableResources"],
-];
-
-impl AzureOptions {
-    /// Reads `v` as `from_json` does, absent fields taken from `d`.
-    fn read(v: &Json, d: AzureOptions) -> Result<Self, Error> {
-        let mut f = Fields::read(v, "struct AzureOptions", AZURE_FIELDS, Some(Via::Value))?;
-        let out = AzureOptions {
-            four_hour_boundary_inclusive: f.or(0, d.four_hour_boundary_inclusive),
-            tie_break: f.or(1, d.tie_break),
-            reevaluate_buckets_each_pick: f.or(2, d.reevaluate_buckets_each_pick),
-            skipped_stage_runs_wait: f.or(3, d.skipped_stage_runs_wait),
-            sibling_groups_on_failure: f.or(4, d.sibling_groups_on_failure),
-            ungrouped_members: f.or(5, d.ungrouped_members),
-            all_stages_skipped_run_state: f.or(6, d.all_stages_skipped_run_state),
-            empty_groups: f.or(7, d.empty_groups),
-            after_stage_wait_warn_seconds: f.or(8, d.after_stage_wait_warn_seconds),
-        };
-        f.finish()?;
-        Ok(out)
-    }
-}
-
-impl FromJson for AzureOptions {
-    /// `#[serde(default)]` on the struct: every absent field takes the default's value.
-    fn from_json(v: &Json) -> Result<Self, Error> {
-        Self::read(v, AzureOptions::default())
-    }
-}
-
-impl KubeFleetOptions {
-    /// Reads `v` as `from_json` does, absent fields taken from `d`.
-    fn read(v: &Json, d: KubeFleetOptions) -> Result<Self, Error> {
-        let mut f = Fields::read(
-            v,
-            "struct KubeFleetOptions",
-            KUBEFLEET_FIELDS,
-            Some(Via::Value),
-        )?;
-        let out = KubeFleetOptions {
-            reject_duplicate_stage_names: f.or(0, d.reject_duplicate_stage_names),
-            stuck_threshold: f.or(1, d.stuck_threshold),
-            rolling_change: f.or(2, d.rolling_change),
-            untrackable_resources: f.or(3, d.untrackable_resources),
-        };
-        f.finish()?;
-        Ok(out)
-    }
-}
-
-impl FromJson for KubeFleetOptions {
-    /// `#[serde(default)]` on the struct: every absent field takes the default's value.
-    fn from_json(v: &Json) -> Result<Self, Error> {
-        Self::read(v, KubeFleetOptions::default())
     }
 }

@@ -11,7 +11,8 @@ fn at(s: &str) -> DateTime<Utc> {
 }
 
 fn run(yaml: &str, opts: serde_json::Value) -> RolloutReport {
-    let opts: RolloutOptions = serde_json::from_value(opts).unwrap_or_else(|e| panic!("{e}"));
+    let opts: RolloutOptions =
+        crate::report::options_from_value(&opts).unwrap_or_else(|e| panic!("{e}"));
     crate::rollout_input(&Input::parse(&[Source::new("t.yaml", yaml)]), &opts)
 }
 
@@ -122,15 +123,16 @@ fn observe_shows_states_at_an_instant_and_dotted_switches_apply() {
     assert!(a
         .iter()
         .any(|x| x.option == "azure.tieBreak" && x.value == "bucket,name"));
-    let r = run(
-        FLEET,
-        serde_json::json!({"at": "2025-06-02T00:00:00Z", "azure.noSuchSwitch": 1}),
+    // An unknown switch is a usage error naming the accepted ones, not a silent default.
+    let bad = crate::report::options_from_value::<RolloutOptions>(
+        &serde_json::json!({"at": "2025-06-02T00:00:00Z", "azure.noSuchSwitch": 1}),
     );
-    assert_eq!(r.errors.len(), 1);
+    let Err(e) = bad else {
+        panic!("accepted an unknown switch")
+    };
     assert!(
-        r.errors[0].message.contains("unknown rollout option"),
-        "{}",
-        r.errors[0].message
+        e.starts_with("invalid options: unknown field `noSuchSwitch`, expected one of `fourHourBoundaryInclusive`"),
+        "{e}"
     );
 }
 
