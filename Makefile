@@ -50,10 +50,10 @@ setup:
 dist: setup package
 	@$(ENV); echo "[dist] building the playground (release wasm; route $$PKG_ROUTE)"; \
 	export CARGO_TARGET_DIR=$(DIST_TARGET)-$$PKG_ROUTE; \
-	pkg_cargo build -q -p fleet-playground --release --target $(WASM_TARGET)
+	pkg_cargo build -q -p fleet-playground --profile wasm-release --target $(WASM_TARGET)
 	@rm -rf dist target/web-bindgen && mkdir -p dist target/web-bindgen
 	@$(ENV); wasm-bindgen --target web --no-typescript --out-dir target/web-bindgen --out-name fleet_playground \
-		$(DIST_TARGET)-$$PKG_ROUTE/$(WASM_TARGET)/release/fleet-playground.wasm
+		$(DIST_TARGET)-$$PKG_ROUTE/$(WASM_TARGET)/wasm-release/fleet-playground.wasm
 	$(call wasm_opt,target/web-bindgen/fleet_playground_bg.wasm,dist/fleet_playground_bg.wasm,playground,$(WASM_OPT_FLAGS))
 	@cp target/web-bindgen/fleet_playground.js dist/
 	@cp -r static/. dist/
@@ -96,10 +96,10 @@ TS_ROOTS := PlacementReport BudgetReport RolloutReport EvaluateReport ValidateRe
 package: setup
 	@$(ENV); echo "[package] building the engine (release wasm, no default features; route $$PKG_ROUTE)"; \
 	export CARGO_TARGET_DIR=$(NPM_TARGET)-$$PKG_ROUTE; \
-	pkg_cargo build -q -p fleet-policy --no-default-features --lib --release --target $(WASM_TARGET)
+	pkg_cargo rustc -q -p fleet-policy --no-default-features --lib --crate-type cdylib --profile wasm-release --target $(WASM_TARGET)
 	@rm -rf target/npm-bindgen $(PKG) && mkdir -p target/npm-bindgen $(PKG)
 	@$(ENV); wasm-bindgen --target web --no-typescript --out-dir target/npm-bindgen --out-name fleet_policy \
-		$(NPM_TARGET)-$$PKG_ROUTE/$(WASM_TARGET)/release/fleet_policy.wasm
+		$(NPM_TARGET)-$$PKG_ROUTE/$(WASM_TARGET)/wasm-release/fleet_policy.wasm
 	$(call wasm_opt,target/npm-bindgen/fleet_policy_bg.wasm,$(PKG)/fleet_policy_bg.wasm,npm,$(NPM_WASM_OPT_FLAGS))
 	@cargo run -q -p fleet-policy-typegen -- engine/src $(TS_ROOTS) > target/npm-bindgen/types.d.ts
 	@node engine/npm/assemble.mjs target/npm-bindgen target/npm-bindgen/types.d.ts $(PKG)

@@ -1,18 +1,12 @@
 //! [`SortedMap`]: a map kept as a Vec of entries sorted by key, searched by binary search;
 //! [`SortedSet`], the set made of one.
 //!
-//! Each `BTreeMap<K, V>` key/value type costs its own copy of the tree code in the wasm (3–5
-//! KB before wasm-opt); the maps of the engine are built once and then only looked up or
-//! iterated in key order, which a sorted Vec does with a few hundred bytes per type. What
-//! is not per type by nature is written once, over `dyn` views of the entries: building
-//! (sort, repeated keys) is the non-generic `arrange`, lookups the non-generic `search` by
-//! `&str` (the maps looked up are string-keyed); per type remain a key comparison, a swap
-//! and the moves only the type can make. Measure in the wasm before adding a method or a
-//! map type: each costs per type.
+//! The engine's maps are built once from the input and then only looked up or iterated in
+//! key order (results list them in that order): a sorted Vec does both with one allocation
+//! and contiguous reads.
 
 use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, Serializer};
-use std::cmp::Ordering;
 use std::fmt;
 use std::marker::PhantomData;
 
@@ -32,10 +26,7 @@ impl<K, V> Default for SortedMap<K, V> {
     }
 }
 
-/// A string key (`String`, `&str`), looked up by `&str`: the maps looked up are keyed by
-/// strings, so the binary search is one function (`search`) for every map type, and each
-/// type has one lookup, not one per type a caller happens to pass (as `Borrow` gave). Maps of
-/// other keys are built and iterated, and looked up only by [`SortedMap::find`].
+/// A string key (`String`, `&str`), looked up by `&str`.
 pub trait Key: Ord {
     /// The key as a `str`, ordered as the key.
     fn as_key(&self) -> &str;
@@ -51,124 +42,6 @@ impl Key for &str {
     fn as_key(&self) -> &str {
         self
     }
-}
-
-/// Entries seen through their keys, for [`search`].
-trait Keys {
-    /// The order of the key at position `i` to `q`.
-    fn cmp_key(&self, i: usize, q: &str) -> Ordering;
-}
-
-impl<K: Key, V> Keys for Vec<(K, V)> {
-    fn cmp_key(&self, i: usize, q: &str) -> Ordering {
-        self[i].0.as_key().cmp(q)
-    }
-}
-
-/// The position of `q` among the `n` sorted, unique keys, or where it would be inserted.
-fn search(keys: &dyn Keys, n: usize, q: &str) -> Result<usize, usize> {
-    let (mut lo, mut hi) = (0, n);
-    while lo < hi {
-        let mid = lo + (hi - lo) / 2;
-        match keys.cmp_key(mid, q) {
-            Ordering::Less => lo = mid + 1,
-            Ordering::Greater => hi = mid,
-            Ordering::Equal => return Ok(mid),
-        }
-    }
-    Err(lo)
-}
-
-/// A Vec of entries seen through its keys and positions, so that sorting and deduplicating
-/// it is one non-generic function ([`arrange`]) for every map type: the per-type code is
-/// the three small methods of this trait.
-trait Entries {
-    fn len(&self) -> usize;
-    /// The order of the keys at positions `a` and `b`.
-    fn cmp_at(&self, a: usize, b: usize) -> Ordering;
-    fn swap(&mut self, a: usize, b: usize);
-}
-
-impl<K: Ord, V> Entries for Vec<(K, V)> {
-    fn len(&self) -> usize {
-        <[(K, V)]>::len(self)
-    }
-    fn cmp_at(&self, a: usize, b: usize) -> Ordering {
-        self[a].0.cmp(&self[b].0)
-    }
-    fn swap(&mut self, a: usize, b: usize) {
-        <[(K, V)]>::swap(self, a, b)
-    }
-}
-
-/// Sorts the entries by key (stable: equal keys keep their order) and, when `dedupe`, moves
-/// to the front of each run of equal keys its last entry (as repeated `BTreeMap::insert`), or
-/// its first when `!last_wins`. Returns how many leading entries to keep: the map's entries in
-/// key order (all of them without `dedupe`).
-fn arrange(e: &mut dyn Entries, dedupe: bool, last_wins: bool) -> usize {
-    let n = e.len();
-    if (1..n).all(|i| e.cmp_at(i - 1, i) == Ordering::Less) {
-        return n;
-    }
-    let mut sorted: Vec<usize> = (0..n).collect();
-    // Stable, and adaptive to presorted runs (timelines grouped by instant arrive nearly in
-    // order): the unstable sort with ties broken by position was 0.03 KB gzipped larger and
-    // made the 7-day budget timeline 24% slower by instruction count.
-    sorted.sort_by(|&a, &b| e.cmp_at(a, b));
-    // The original positions of the entries to keep, in key order.
-    let mut keep: Vec<usize> = Vec::with_capacity(n);
-    for i in sorted {
-        match keep.last_mut() {
-            // Stable sort: a later equal key is a later entry.
-            Some(last) if dedupe && e.cmp_at(*last, i) == Ordering::Equal => {
-                if last_wins {
-                    *last = i;
-                }
-            }
-            _ => keep.push(i),
-        }
-    }
-    // Moves original entry keep[j] to position j by swaps, tracking where each one is.
-    let mut at: Vec<usize> = (0..n).collect();
-    let mut pos: Vec<usize> = (0..n).collect();
-    for (j, &src) in keep.iter().enumerate() {
-        let cur = pos[src];
-        if cur != j {
-            e.swap(j, cur);
-            let other = at[j];
-            at[cur] = other;
-            pos[other] = cur;
-            at[j] = src;
-            pos[src] = j;
-        }
-    }
-    keep.len()
-}
-
-/// A slice and its order, seen as [`Entries`] by [`sort_by`].
-struct SliceView<'a, T, F> {
-    items: &'a mut [T],
-    cmp: F,
-}
-
-impl<T, F: Fn(&T, &T) -> Ordering> Entries for SliceView<'_, T, F> {
-    fn len(&self) -> usize {
-        self.items.len()
-    }
-    fn cmp_at(&self, a: usize, b: usize) -> Ordering {
-        (self.cmp)(&self.items[a], &self.items[b])
-    }
-    fn swap(&mut self, a: usize, b: usize) {
-        self.items.swap(a, b)
-    }
-}
-
-/// Sorts `items` stably by `cmp`, as `<[T]>::sort_by` does, through the one non-generic
-/// [`arrange`] behind every map: the per-call code is a comparison and a swap instead of a
-/// copy of the standard library's sort (about 450 bytes of wasm each). For lists that are
-/// not on a hot path.
-pub fn sort_by<T>(items: &mut [T], cmp: impl Fn(&T, &T) -> Ordering) {
-    arrange(&mut SliceView { items, cmp }, false, false);
 }
 
 impl<K: Ord, V> SortedMap<K, V> {
@@ -197,9 +70,20 @@ impl<K: Ord, V> SortedMap<K, V> {
     }
 
     fn build(mut entries: Vec<(K, V)>, last_wins: bool) -> Self {
-        let n = arrange(&mut entries, true, last_wins);
-        entries.truncate(n);
-        SortedMap { entries }
+        // Stable: of equal keys, the later entry is the later insert.
+        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        let mut out: Vec<(K, V)> = Vec::with_capacity(entries.len());
+        for e in entries {
+            match out.last_mut() {
+                Some(last) if last.0 == e.0 => {
+                    if last_wins {
+                        *last = e;
+                    }
+                }
+                _ => out.push(e),
+            }
+        }
+        SortedMap { entries: out }
     }
 }
 
@@ -219,9 +103,8 @@ impl<K: Key, V> SortedMap<K, V> {
     }
 
     /// The position of `key`, or where it would be inserted.
-    #[inline(always)]
     fn search(&self, key: &str) -> Result<usize, usize> {
-        search(&self.entries, self.entries.len(), key)
+        self.entries.binary_search_by(|(k, _)| k.as_key().cmp(key))
     }
 
     /// The value of `key`.
@@ -255,7 +138,7 @@ impl<K: Ord, V> SortedMap<K, Vec<V>> {
     /// Each key's values in the order of `pairs`, keys sorted: the map that
     /// `entry(k).or_default().push(v)` for each pair in turn would make.
     pub fn grouped(mut pairs: Vec<(K, V)>) -> Self {
-        arrange(&mut pairs, false, false);
+        pairs.sort_by(|a, b| a.0.cmp(&b.0));
         let mut entries: Vec<(K, Vec<V>)> = Vec::new();
         for (k, v) in pairs {
             match entries.last_mut() {

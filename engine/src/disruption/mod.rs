@@ -307,8 +307,6 @@ impl Prepared<'_> {
 }
 
 /// Joins NodeClaims, Nodes and Pods into Karpenter's state nodes, sorted by name.
-// Not inlined into its one caller: the wasm is smaller this way (measured, gzipped).
-#[inline(never)]
 fn state_nodes(
     claims: &[&NodeClaim],
     nodes: &[(&Document, K8sNode)],
@@ -374,7 +372,7 @@ fn state_nodes(
             out.push(StateNode::new(None, Some(n), pods));
         }
     }
-    crate::sorted_map::sort_by(&mut out, |a, b| a.name.cmp(&b.name));
+    out.sort_by(|a, b| a.name.cmp(&b.name));
     // One shared table for the names every evaluation lists again and again.
     let names = NodeName::table(out.iter().map(|n| Box::from(n.name.as_str())).collect());
     for (n, name) in out.iter_mut().zip(names) {
@@ -413,8 +411,6 @@ fn runtime_error(check: &FieldCheck) -> Option<&str> {
 }
 
 /// Validates the disruption fields, turning verdicts into diagnostics.
-// Not inlined into its one caller: the wasm is smaller this way (measured, gzipped).
-#[inline(never)]
 fn validate(
     doc: &Document,
     pool: &NodePool,
@@ -550,8 +546,6 @@ fn validate_budget(b: &Budget, checks: &mut Vec<FieldCheck>) {
 }
 
 #[allow(clippy::too_many_arguments)]
-// Not inlined into its one caller: the wasm is smaller this way (measured, gzipped).
-#[inline(never)]
 fn evaluate_pool(
     doc: &Document,
     pool: &NodePool,

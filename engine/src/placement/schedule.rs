@@ -662,7 +662,7 @@ fn spread_groups(
 
 /// `sortByClusterScoreAndName`: ascending; bindings without a score first; then name.
 fn trim_order(fleet: &Fleet, held: &mut [Held]) {
-    crate::sorted_map::sort_by(held, |a, b| {
+    held.sort_by(|a, b| {
         let key = |h: &Held| h.score.map(|s| (s.topology_spread_score, s.affinity_score));
         match (key(a), key(b)) {
             (None, Some(_)) => Ordering::Less,

@@ -103,9 +103,7 @@ impl Spread {
             })
             .collect();
         // All DoNotSchedule constraints are processed first, then ScheduleAnyway (stable).
-        crate::sorted_map::sort_by(&mut constraints, |a, b| {
-            (!a.do_not_schedule).cmp(&!b.do_not_schedule)
-        });
+        constraints.sort_by(|a, b| (!a.do_not_schedule).cmp(&!b.do_not_schedule));
         Spread { constraints }
     }
 
@@ -224,7 +222,7 @@ impl Spread {
                 }
             })
             .collect();
-        crate::sorted_map::sort_by(&mut out, |a, b| a.constraint.cmp(&b.constraint));
+        out.sort_by(|a, b| a.constraint.cmp(&b.constraint));
         out
     }
 

@@ -176,8 +176,6 @@ fn once(seen: &mut bool) -> Option<()> {
 /// `maintenanceConfigurations`), every field once and of the type the decoder wants.
 /// Then the decoder would accept the document and read the same values; anything else
 /// (`None`) goes through the decoder, for its errors and its rarer fields and aliases.
-// Not inlined into its one caller: the wasm is smaller this way (measured, gzipped).
-#[inline(never)]
 fn read_member<'a>(doc: &'a Document, store: &mut WindowStore) -> Option<FleetMember<'a>> {
     use crate::input::from_node::str_of;
     let mut seen = [false; 5];
@@ -309,8 +307,6 @@ fn read_member<'a>(doc: &'a Document, store: &mut WindowStore) -> Option<FleetMe
 
 /// A decoded FleetMember (any shape the decoder accepts); `None` after reporting a list of
 /// groups.
-// Not inlined into its one caller: the wasm is smaller this way (measured, gzipped).
-#[inline(never)]
 fn decoded_member<'a>(
     doc: &'a Document,
     r: ArmResource<FleetMemberProperties>,
@@ -376,8 +372,6 @@ fn name_ok(n: &str) -> bool {
 }
 
 /// Reads FleetMember, FleetUpdateStrategy and AvailableVersions documents.
-// Not inlined into `rollout`: as its own function the wasm is smaller (measured, gzipped).
-#[inline(never)]
 pub(crate) fn read<'a>(input: &super::Docs<'a>, ctx: &mut Ctx) -> AzureInput<'a> {
     let docs = input.of_kind("FleetMember");
     // Sized once: a member is large, and fleets have thousands.
@@ -594,8 +588,6 @@ struct RunSpec<'s> {
 }
 
 /// Plans and simulates every UpdateRun and AutoUpgradeProfile.
-// Not inlined into `rollout`: as its own function the wasm is smaller (measured, gzipped).
-#[inline(never)]
 pub(crate) fn rollouts(
     input: &super::Docs<'_>,
     az: &AzureInput<'_>,
@@ -887,8 +879,6 @@ fn split_image(v: &str) -> (String, String) {
     }
 }
 
-// Not inlined into its one caller: the wasm is smaller this way (measured, gzipped).
-#[inline(never)]
 fn pools_of(m: &FleetMember<'_>) -> MemberPools {
     MemberPools {
         name: m.name.to_string(),
@@ -924,8 +914,6 @@ struct WindowTable<'w> {
     by_config: Vec<Option<Option<usize>>>,
 }
 
-// Not inlined into its one caller: the wasm is smaller this way (measured, gzipped).
-#[inline(never)]
 fn member_windows(
     m: &FleetMember<'_>,
     schedule: &str,
@@ -1050,8 +1038,6 @@ impl<'m> VersionCache<'m> {
     }
 }
 
-// Not inlined into its one caller: the wasm is smaller this way (measured, gzipped).
-#[inline(never)]
 fn reason_for_upgrade<'m>(
     spec: &RunSpec<'_>,
     target_version: Option<channels::Version>,
@@ -1336,8 +1322,6 @@ fn plan_run(
     Some(assemble(spec, &plan, &res, at, excluded, images, opts))
 }
 
-// Not inlined into its one caller: the wasm is smaller this way (measured, gzipped).
-#[inline(never)]
 fn assemble(
     spec: &RunSpec<'_>,
     plan: &SimPlan,

@@ -90,8 +90,6 @@ fn binding_fields(doc: &Document) -> Option<(Option<&str>, &str)> {
 /// Reads MemberCluster, ClusterResourcePlacement, ClusterResourceBinding and
 /// ClusterStagedUpdateStrategy documents; validates strategies (CRD) and placements' rollout
 /// strategy (webhook).
-// Not inlined into `rollout`: as its own function the wasm is smaller (measured, gzipped).
-#[inline(never)]
 pub(crate) fn read<'a>(
     input: &super::Docs<'a>,
     scheduled: &[PlacementResult],
@@ -368,8 +366,6 @@ fn init_failed(name: &str, kind: &str, message: String, opts: &RolloutOptions) -
 }
 
 /// Plans and simulates every ClusterStagedUpdateRun and RollingUpdate placement.
-// Not inlined into `rollout`: as its own function the wasm is smaller (measured, gzipped).
-#[inline(never)]
 pub(crate) fn rollouts(
     input: &super::Docs<'_>,
     kf: &KubeFleetInput<'_>,
@@ -433,8 +429,6 @@ pub(crate) fn rollouts(
     out
 }
 
-// Not inlined into its one caller: the wasm is smaller this way (measured, gzipped).
-#[inline(never)]
 fn init_run(
     name: &str,
     spec: &StagedUpdateRunSpec,
@@ -575,8 +569,6 @@ fn kf_events(opts: &RolloutOptions, run_name: &str, start: i64) -> Vec<KfEvent> 
     ev
 }
 
-// Not inlined into its one caller: the wasm is smaller this way (measured, gzipped).
-#[inline(never)]
 fn run_staged(
     name: &str,
     stages: Vec<ExecStage>,
@@ -786,8 +778,6 @@ fn run_staged(
     }
 }
 
-// Not inlined into its one caller: the wasm is smaller this way (measured, gzipped).
-#[inline(never)]
 fn rolling(
     name: &str,
     doc: &Document,
@@ -894,7 +884,7 @@ fn rolling(
             message: None,
         });
     }
-    crate::sorted_map::sort_by(&mut timeline, |a, b| a.at.cmp(&b.at));
+    timeline.sort_by(|a, b| a.at.cmp(&b.at));
     let blocked = window == 0 && !clusters.is_empty();
     let state = if blocked {
         State::Blocked

@@ -223,9 +223,7 @@ pub fn rollout(
     let mut rollouts = azure::rollouts(&docs, &az, options, &mut ctx);
     rollouts.extend(kubefleet::rollouts(&docs, &kf, options, &mut ctx));
     // Results must not depend on document order.
-    crate::sorted_map::sort_by(&mut rollouts, |a, b| {
-        (a.system, &a.kind, &a.name).cmp(&(b.system, &b.kind, &b.name))
-    });
+    rollouts.sort_by(|a, b| (a.system, &a.kind, &a.name).cmp(&(b.system, &b.kind, &b.name)));
     if let Some(t) = options.observe {
         for r in &mut rollouts {
             observe(r, t);

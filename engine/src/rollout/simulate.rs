@@ -674,8 +674,6 @@ impl<'a> Sim<'a> {
         }
     }
 
-    // Not inlined into the event loop: rare events; the wasm is smaller this way (measured).
-    #[inline(never)]
     fn on_user(&mut self, i: usize, t: i64) {
         let Some(e) = self.events.get(i) else { return };
         match e.clone() {
@@ -730,8 +728,6 @@ impl<'a> Sim<'a> {
         }
     }
 
-    // Not inlined into the event loop: rare events; the wasm is smaller this way (measured).
-    #[inline(never)]
     fn on_skip(&mut self, target: SkipTarget, name: &str, t: i64) {
         match target {
             SkipTarget::Member => {
