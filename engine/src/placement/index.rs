@@ -10,10 +10,9 @@ use super::fleet::FleetCluster;
 use super::properties::CapacityType;
 use crate::input::quantity::Quantity;
 use crate::model::placement::Taint;
-use rustc_hash::{FxBuildHasher, FxHashMap};
+use rustc_hash::FxHashMap;
 use std::cmp::Ordering;
 use std::collections::HashMap;
-use std::hash::BuildHasher;
 use std::sync::Arc;
 
 /// Rank of a published value that is not a quantity (reading it is an error).
@@ -83,8 +82,7 @@ impl Threshold {
 /// The integer view of a fleet (cluster `i` here is `Fleet::clusters[i]`).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct FleetIndex {
-    // Ids are stored as usize (read as u32): `HashMap<String, usize>` is a table type the wasm
-    // already has (yaml-rust2's anchors), a u32 map would add its own copy of hashbrown's code.
+    // Label keys and values by id.
     keys: HashMap<String, usize>,
     values: HashMap<String, usize>,
     /// Label values by id.
@@ -153,10 +151,8 @@ impl FleetIndex {
         ix.label_start.push(0);
         ix.cell_start.push(0);
         ix.taint_start.push(0);
-        // Taint ids by the hash of (key, value, effect), each tuple's candidates compared with
-        // `taint_parts`: the rollout's `FxHashMap<u64, Vec<usize>>` table type, where a map
-        // keyed by the tuple would add its own copy of hashbrown's code to the wasm.
-        let mut taint_id: FxHashMap<u64, Vec<usize>> = FxHashMap::default();
+        // Taint ids by (key, value, effect).
+        let mut taint_id: FxHashMap<[&str; 3], usize> = FxHashMap::default();
         let mut distinct: Vec<Distinct> = Vec::new();
         let mut raw: Vec<RawCell> = Vec::new();
         for c in clusters {
@@ -202,22 +198,11 @@ impl FleetIndex {
 
             for t in &c.taints {
                 let key = [t.key.as_str(), t.value.as_str(), t.effect.as_str()];
-                let ids = taint_id.entry(FxBuildHasher.hash_one(key)).or_default();
-                let parts = &ix.taint_parts;
-                let same = |&id: &usize| {
-                    parts
-                        .get(id)
-                        .is_some_and(|p| p.iter().map(|s| &**s).eq(key))
-                };
-                let id = match ids.iter().copied().find(same) {
-                    Some(id) => id,
-                    None => {
-                        ix.taints.push(Arc::new(t.clone()));
-                        ix.taint_parts.push(key.map(Arc::from));
-                        ids.push(ix.taints.len() - 1);
-                        ix.taints.len() - 1
-                    }
-                };
+                let id = *taint_id.entry(key).or_insert_with(|| {
+                    ix.taints.push(Arc::new(t.clone()));
+                    ix.taint_parts.push(key.map(Arc::from));
+                    ix.taints.len() - 1
+                });
                 ix.taint_ids.push(id as u32);
             }
             ix.taint_start.push(ix.taint_ids.len() as u32);

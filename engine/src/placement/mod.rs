@@ -29,7 +29,7 @@ use chrono::{DateTime, Utc};
 use eligibility::Ineligible;
 use schedule::{BindingState, ExistingBinding, PlacementType, Policy};
 use serde::Deserialize;
-use std::collections::HashMap;
+use std::collections::HashSet;
 
 pub use error::CycleError;
 pub use fleet::{Fleet, FleetCluster};
@@ -133,9 +133,7 @@ pub struct Prepared {
 pub fn prepare(input: &Input, options: &PlaceOptions) -> Prepared {
     let mut diags: Vec<Diagnostic> = Vec::new();
     let mut clusters: Vec<FleetCluster> = Vec::new();
-    // The names seen, to each its cluster's position (not read): a `HashMap<String, usize>`
-    // shares its table code with yaml-rust2's anchors, a `HashSet<String>` would add a copy.
-    let mut names: HashMap<String, usize> = HashMap::new();
+    let mut names: HashSet<String> = HashSet::new();
     for doc in input.of_kind("MemberCluster") {
         let (cluster, errors) = doc.decode_lenient::<MemberCluster>();
         diags.extend(errors);
@@ -147,10 +145,7 @@ pub fn prepare(input: &Input, options: &PlaceOptions) -> Prepared {
             ));
             continue;
         }
-        if names
-            .insert(c.metadata.name.clone(), clusters.len())
-            .is_some()
-        {
+        if !names.insert(c.metadata.name.clone()) {
             diags.push(doc.error(
                 &FieldPath::parse("metadata.name"),
                 format!(

@@ -10,10 +10,9 @@ use super::report::{
 use super::spread::{self, Spread};
 use super::{status, taints, CycleError};
 use crate::model::placement::Toleration;
-use rustc_hash::{FxBuildHasher, FxHashMap};
+use rustc_hash::FxHashMap;
 use std::cmp::{Ordering, Reverse};
-use std::collections::HashMap;
-use std::hash::BuildHasher;
+use std::collections::HashSet;
 use std::sync::Arc;
 
 /// At most this many unselected decisions are written (`maxUnselectedClusterDecisionCount`).
@@ -117,14 +116,11 @@ struct Classified {
 
 fn classify(fleet: &Fleet, bindings: &[ExistingBinding]) -> Classified {
     let mut out = Classified::default();
-    // Cluster → binding position: a `HashMap<String, usize>` shares its table code with the
-    // placement index's (a `HashSet<&str>` would add a copy to the wasm).
-    let mut seen: HashMap<String, usize> = HashMap::new();
-    for (pos, b) in bindings.iter().enumerate() {
-        if b.deleting || seen.contains_key(b.cluster.as_str()) {
+    let mut seen: HashSet<&str> = HashSet::new();
+    for b in bindings {
+        if b.deleting || !seen.insert(b.cluster.as_str()) {
             continue;
         }
-        seen.insert(b.cluster.clone(), pos);
         let idx = fleet.index_of(&b.cluster);
         if b.state == BindingState::Unscheduled {
             if let Some(i) = idx {
@@ -282,15 +278,9 @@ const MAX_SHARED_EXPLANATIONS: usize = 4096;
 #[derive(Default)]
 struct Explanations {
     misses: Vec<(usize, Miss)>,
-    /// Positions in `shared` by the hash of the misses (candidates compared by misses): the
-    /// wasm's `FxHashMap<u64, Vec<usize>>` table type, where a map keyed by the misses would
-    /// add its own copy of hashbrown's code.
-    by_hash: FxHashMap<u64, Vec<usize>>,
-    shared: Vec<SharedExplanation>,
+    /// The explanation built for each distinct list of misses.
+    shared: FxHashMap<Vec<(usize, Miss)>, Arc<[TermMismatch]>>,
 }
-
-/// The misses of a filtered cluster and the explanation built from them.
-type SharedExplanation = (Vec<(usize, Miss)>, Arc<[TermMismatch]>);
 
 impl Explanations {
     fn affinity(
@@ -300,13 +290,7 @@ impl Explanations {
         i: usize,
     ) -> Arc<[TermMismatch]> {
         required.misses(fleet, i, &mut self.misses);
-        let h = FxBuildHasher.hash_one(self.misses.as_slice());
-        let found = self.by_hash.get(&h).and_then(|c| {
-            c.iter()
-                .filter_map(|&j| self.shared.get(j))
-                .find(|(m, _)| *m == self.misses)
-        });
-        if let Some((_, t)) = found {
+        if let Some(t) = self.shared.get(self.misses.as_slice()) {
             return t.clone();
         }
         let terms: Arc<[TermMismatch]> = self
@@ -316,8 +300,7 @@ impl Explanations {
             .collect::<Vec<_>>()
             .into();
         if self.shared.len() < MAX_SHARED_EXPLANATIONS {
-            self.by_hash.entry(h).or_default().push(self.shared.len());
-            self.shared.push((self.misses.clone(), terms.clone()));
+            self.shared.insert(self.misses.clone(), terms.clone());
         }
         terms
     }
@@ -512,10 +495,9 @@ fn pick_fixed(fleet: &Fleet, policy: &Policy, cls: &Classified, r: &mut Placemen
     let mut valid = Vec::new();
     let mut invalid = Vec::new();
     let mut not_found = Vec::new();
-    // Name → position, a map rather than a set for the wasm's size (as in `classify`).
-    let mut seen: HashMap<String, usize> = HashMap::new();
-    for (i, n) in policy.cluster_names.iter().enumerate() {
-        if seen.insert(n.clone(), i).is_some() {
+    let mut seen: HashSet<&str> = HashSet::new();
+    for n in &policy.cluster_names {
+        if !seen.insert(n.as_str()) {
             continue;
         }
         match fleet.index_of(n) {
@@ -629,9 +611,8 @@ fn spread_groups(
     pool: &[usize],
     affinity: &[i32],
 ) -> Option<Vec<Vec<usize>>> {
-    // Members by domain tuple, and the tuples in first-seen order (the groups' order): a
-    // `FxHashMap<u64, Vec<usize>>` is a table type the wasm already has (the rollout's
-    // window store), a tuple → group index map would add its own copy of hashbrown's code.
+    // Members by domain tuple (packed in a u64), and the tuples in first-seen order (the
+    // groups' order).
     let mut by_key: FxHashMap<u64, Vec<usize>> = FxHashMap::default();
     let mut order: Vec<u64> = Vec::new();
     for &i in pool {

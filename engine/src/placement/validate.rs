@@ -10,7 +10,7 @@ use crate::model::placement::{ClusterSelectorTerm, PlacementPolicy, PropertySele
 use crate::selectors::{check_key, check_value};
 use crate::sorted_map::SortedMap;
 use std::cmp::Ordering;
-use std::collections::HashMap;
+use std::collections::HashSet;
 
 /// One validation finding.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -77,14 +77,12 @@ pub fn validate(policy: Option<&PlacementPolicy>, base: &FieldPath) -> Vec<Findi
                     format!("must have at most 100 items, got {}", p.cluster_names.len()),
                 );
             }
-            // Name → position: a `HashMap<String, usize>` shares its table code with the
-            // placement index's (a `HashSet<&str>` would add a copy to the wasm).
-            let mut seen: HashMap<String, usize> = HashMap::new();
+            let mut seen: HashSet<&str> = HashSet::new();
             for (i, n) in p.cluster_names.iter().enumerate() {
                 if let Err(m) = check_dns_subdomain(n) {
                     out.error(base.key("clusterNames").index(i), m);
                 }
-                if seen.insert(n.clone(), i).is_some() {
+                if !seen.insert(n.as_str()) {
                     out.error(
                         base.key("clusterNames").index(i),
                         format!("duplicate cluster name {n}"),
@@ -221,8 +219,7 @@ pub fn validate(policy: Option<&PlacementPolicy>, base: &FieldPath) -> Vec<Findi
             format!("must have at most 100 items, got {}", p.tolerations.len()),
         );
     }
-    // A short list written by hand: a linear scan, no set type of its own in the wasm.
-    let mut seen: Vec<(&str, &str, &str, &str)> = Vec::new();
+    let mut seen: HashSet<(&str, &str, &str, &str)> = HashSet::new();
     for (i, t) in p.tolerations.iter().enumerate() {
         let path = tp.index(i);
         let op = t
@@ -270,13 +267,11 @@ pub fn validate(policy: Option<&PlacementPolicy>, base: &FieldPath) -> Vec<Findi
             );
         }
         let key = (t.key.as_str(), op, t.value.as_str(), t.effect.as_str());
-        if seen.contains(&key) {
+        if !seen.insert(key) {
             out.error(
                 path,
                 format!("toleration {:?} already exists in tolerations", t.key),
             );
-        } else {
-            seen.push(key);
         }
     }
     out.findings

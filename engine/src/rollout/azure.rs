@@ -26,7 +26,6 @@ use crate::model::rollout::{
 use crate::sorted_map::SortedMap;
 use rustc_hash::FxHashMap;
 use std::borrow::Cow;
-use std::hash::BuildHasher;
 use std::rc::Rc;
 
 /// Name of the cluster-upgrade maintenance configuration (R-AZ-32).
@@ -78,29 +77,21 @@ pub(crate) struct AzureInput<'a> {
 #[derive(Default)]
 struct WindowStore {
     windows: Vec<MaintenanceWindow>,
-    by_value: FxHashMap<u64, Vec<usize>>,
-    /// Positions in `nodes` by the hash of the encoding: the table type of `by_value` (a map
-    /// keyed by the bytes would add its own copy of hashbrown's code to the wasm).
-    by_node: FxHashMap<u64, Vec<usize>>,
-    /// [`encode_content`] of each distinct node seen, and its window's index.
-    nodes: Vec<(Box<[u8]>, usize)>,
+    by_value: FxHashMap<MaintenanceWindow, usize>,
+    /// The window index of each distinct node seen, by its [`encode_content`].
+    by_node: FxHashMap<Box<[u8]>, usize>,
     scratch: Vec<u8>,
 }
 
 impl WindowStore {
     /// The index of a decoded window.
     fn intern(&mut self, w: MaintenanceWindow) -> usize {
-        let h = rustc_hash::FxBuildHasher.hash_one(&w);
-        let same = self
-            .by_value
-            .get(&h)
-            .and_then(|c| c.iter().copied().find(|&i| self.windows.get(i) == Some(&w)));
-        if let Some(i) = same {
+        if let Some(&i) = self.by_value.get(&w) {
             return i;
         }
-        self.windows.push(w);
+        self.windows.push(w.clone());
         let i = self.windows.len() - 1;
-        self.by_value.entry(h).or_default().push(i);
+        self.by_value.insert(w, i);
         i
     }
 
@@ -110,21 +101,11 @@ impl WindowStore {
         let mut key = std::mem::take(&mut self.scratch);
         key.clear();
         encode_content(node, &mut key);
-        let h = rustc_hash::FxBuildHasher.hash_one(key.as_slice());
-        let seen = self.by_node.get(&h).and_then(|c| {
-            c.iter()
-                .find_map(|&j| self.nodes.get(j).filter(|(k, _)| **k == *key))
-                .map(|&(_, i)| i)
-        });
-        let found = match seen {
-            Some(i) => Some(i),
+        let found = match self.by_node.get(key.as_slice()) {
+            Some(&i) => Some(i),
             None => MaintenanceWindow::from_node(node).ok().map(|w| {
                 let i = self.intern(w);
-                self.nodes.push((key.as_slice().into(), i));
-                self.by_node
-                    .entry(h)
-                    .or_default()
-                    .push(self.nodes.len() - 1);
+                self.by_node.insert(key.as_slice().into(), i);
                 i
             }),
         };
@@ -377,10 +358,8 @@ pub(crate) fn read<'a>(input: &super::Docs<'a>, ctx: &mut Ctx) -> AzureInput<'a>
     // Sized once: a member is large, and fleets have thousands.
     let n = docs.size_hint().0;
     let mut members: Vec<FleetMember<'a>> = Vec::with_capacity(n);
-    // Member positions by the hash of the name (candidates compared by name): the window
-    // store's table type, where a map keyed by the name would add its own copy of hashbrown's
-    // code to the wasm.
-    let mut by_name: FxHashMap<u64, Vec<usize>> =
+    // Member positions by name.
+    let mut by_name: FxHashMap<String, usize> =
         FxHashMap::with_capacity_and_hasher(n, Default::default());
     let mut store = WindowStore::default();
     for doc in docs {
@@ -399,13 +378,7 @@ pub(crate) fn read<'a>(input: &super::Docs<'a>, ctx: &mut Ctx) -> AzureInput<'a>
         };
         let name = &member.name;
         let group = &member.group;
-        let positions = by_name
-            .entry(rustc_hash::FxBuildHasher.hash_one(&**name))
-            .or_default();
-        let prev = positions
-            .iter()
-            .filter_map(|&i| members.get(i))
-            .find(|m| m.name == *name);
+        let prev = by_name.get(&**name).and_then(|&i| members.get(i));
         if let Some(prev) = prev {
             let msg = if prev.group != *group {
                 format!(
@@ -417,7 +390,7 @@ pub(crate) fn read<'a>(input: &super::Docs<'a>, ctx: &mut Ctx) -> AzureInput<'a>
             ctx.layered(doc, "metadata.name", Layer::Engine, msg);
             continue;
         }
-        positions.push(members.len());
+        by_name.insert(name.to_string(), members.len());
         members.push(member);
     }
     members.sort_by(|a, b| a.name.as_bytes().cmp(b.name.as_bytes()));
@@ -1007,34 +980,18 @@ fn duration_of(
 
 /// Parsed versions by their text (a fleet runs a few versions; parsing each member's was a
 /// visible part of planning).
-/// Parsed control-plane versions by text. Looked up through the hash of the text (candidates
-/// compared by text): the window store's table type, where a map keyed by the text would add
-/// its own copy of hashbrown's code to the wasm.
 #[derive(Default)]
 struct VersionCache<'m> {
-    by_hash: FxHashMap<u64, Vec<usize>>,
-    parsed: Vec<(&'m str, Option<channels::Version>)>,
+    parsed: FxHashMap<&'m str, Option<channels::Version>>,
 }
 
 impl<'m> VersionCache<'m> {
     /// `channels::Version::parse(text)`, parsed once per distinct text.
     fn get(&mut self, text: &'m str) -> Option<channels::Version> {
-        let ids = self
-            .by_hash
-            .entry(rustc_hash::FxBuildHasher.hash_one(text))
-            .or_default();
-        let parsed = &mut self.parsed;
-        if let Some(&(_, v)) = ids
-            .iter()
-            .filter_map(|&i| parsed.get(i))
-            .find(|(t, _)| *t == text)
-        {
-            return v;
-        }
-        let v = channels::Version::parse(text);
-        ids.push(parsed.len());
-        parsed.push((text, v));
-        v
+        *self
+            .parsed
+            .entry(text)
+            .or_insert_with(|| channels::Version::parse(text))
     }
 }
 
