@@ -103,7 +103,7 @@ impl Spread {
             })
             .collect();
         // All DoNotSchedule constraints are processed first, then ScheduleAnyway (stable).
-        constraints.sort_by(|a, b| (!a.do_not_schedule).cmp(&!b.do_not_schedule));
+        constraints.sort_by_key(|c| !c.do_not_schedule);
         Spread { constraints }
     }
 
@@ -222,7 +222,7 @@ impl Spread {
                 }
             })
             .collect();
-        out.sort_by(|a, b| a.constraint.cmp(&b.constraint));
+        out.sort_by_key(|e| e.constraint);
         out
     }
 

@@ -884,7 +884,7 @@ fn rolling(
             message: None,
         });
     }
-    timeline.sort_by(|a, b| a.at.cmp(&b.at));
+    timeline.sort_by_key(|e| e.at);
     let blocked = window == 0 && !clusters.is_empty();
     let state = if blocked {
         State::Blocked
