@@ -1,34 +1,62 @@
 //! The NodePool CRD's OpenAPI `pattern`s, each matched by a small hand-written matcher with the
 //! API server's semantics (Go RE2 *search*: `^`/`$` anchor only where written, `$` = end of
-//! text, `.` = any character but `\n`). Six fixed patterns do not earn a regex engine in the
-//! wasm build (it was the largest single dependency); the tests cross-check every matcher
-//! against the `regex` crate on exhaustive and random inputs.
+//! text, `.` = any character but `\n`). Six fixed patterns, each a few lines: the tests
+//! cross-check every matcher against the `regex` crate on exhaustive and random inputs.
 
-/// `budgets[].nodes`.
-pub const NODES: &str = r"^((100|[0-9]{1,2})%|[0-9]+)$";
-/// `budgets[].schedule` (an unparenthesised alternation: a loose pre-filter).
-// Go's `\s` is [\t\n\f\r ]; the class is spelled out as the CRD does.
-pub const SCHEDULE: &str = r"^(@(annually|yearly|monthly|weekly|daily|midnight|hourly))|((.+)[\t\n\f\r ](.+)[\t\n\f\r ](.+)[\t\n\f\r ](.+)[\t\n\f\r ](.+))$";
-/// `budgets[].duration`.
-pub const BUDGET_DURATION: &str = r"^((([0-9]+(h|m))|([0-9]+h[0-9]+m))(0s)?)$";
-/// `consolidateAfter` / `expireAfter` from v1.4.
-pub const NILLABLE: &str = r"^(([0-9]+(s|m|h))+|Never)$";
-/// `consolidateAfter` / `expireAfter` in v1.0–v1.3 (another unparenthesised alternation).
-pub const NILLABLE_V1_0: &str = r"^(([0-9]+(s|m|h))+)|(Never)$";
-/// `terminationGracePeriod`.
-pub const TGP: &str = r"^([0-9]+(s|m|h))+$";
+/// A pattern of the NodePool CRD.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CrdPattern {
+    /// `budgets[].nodes`.
+    Nodes,
+    /// `budgets[].schedule` (an unparenthesised alternation: a loose pre-filter).
+    Schedule,
+    /// `budgets[].duration`.
+    BudgetDuration,
+    /// `consolidateAfter` / `expireAfter` from v1.4.
+    Nillable,
+    /// `consolidateAfter` / `expireAfter` in v1.0–v1.3 (another unparenthesised alternation).
+    NillableV1_0,
+    /// `terminationGracePeriod`.
+    TerminationGracePeriod,
+}
 
-/// Whether `value` matches `pattern` (one of the constants above; any other pattern: false).
-pub fn matches(pattern: &str, value: &str) -> bool {
-    let v = value.as_bytes();
-    match pattern {
-        NODES => nodes(v),
-        SCHEDULE => schedule(v),
-        BUDGET_DURATION => budget_duration(v),
-        NILLABLE => v == b"Never" || units_run(v, b"smh") == Some(v.len()),
-        NILLABLE_V1_0 => units_run(v, b"smh").is_some() || v.ends_with(b"Never"),
-        TGP => units_run(v, b"smh") == Some(v.len()),
-        _ => false,
+impl CrdPattern {
+    /// Every pattern.
+    pub const ALL: [CrdPattern; 6] = [
+        CrdPattern::Nodes,
+        CrdPattern::Schedule,
+        CrdPattern::BudgetDuration,
+        CrdPattern::Nillable,
+        CrdPattern::NillableV1_0,
+        CrdPattern::TerminationGracePeriod,
+    ];
+
+    /// The pattern as the CRD writes it (quoted in messages).
+    pub fn regex(self) -> &'static str {
+        match self {
+            CrdPattern::Nodes => r"^((100|[0-9]{1,2})%|[0-9]+)$",
+            // Go's `\s` is [\t\n\f\r ]; the class is spelled out as the CRD does.
+            CrdPattern::Schedule => {
+                r"^(@(annually|yearly|monthly|weekly|daily|midnight|hourly))|((.+)[\t\n\f\r ](.+)[\t\n\f\r ](.+)[\t\n\f\r ](.+)[\t\n\f\r ](.+))$"
+            }
+            CrdPattern::BudgetDuration => r"^((([0-9]+(h|m))|([0-9]+h[0-9]+m))(0s)?)$",
+            CrdPattern::Nillable => r"^(([0-9]+(s|m|h))+|Never)$",
+            CrdPattern::NillableV1_0 => r"^(([0-9]+(s|m|h))+)|(Never)$",
+            CrdPattern::TerminationGracePeriod => r"^([0-9]+(s|m|h))+$",
+        }
+    }
+
+    /// Whether `value` matches, as the API server's validation decides.
+    pub fn matches(self, value: &str) -> bool {
+        let v = value.as_bytes();
+        match self {
+            CrdPattern::Nodes => nodes(v),
+            CrdPattern::Schedule => schedule(v),
+            CrdPattern::BudgetDuration => budget_duration(v),
+            CrdPattern::Nillable => v == b"Never" || units_run(v, b"smh") == Some(v.len()),
+            CrdPattern::NillableV1_0 => units_run(v, b"smh").is_some() || v.ends_with(b"Never"),
+            CrdPattern::TerminationGracePeriod => units_run(v, b"smh") == Some(v.len()),
+        }
     }
 }
 
@@ -120,18 +148,11 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    const ALL: [&str; 6] = [
-        NODES,
-        SCHEDULE,
-        BUDGET_DURATION,
-        NILLABLE,
-        NILLABLE_V1_0,
-        TGP,
-    ];
+    use CrdPattern::*;
 
-    /// The reference: the `regex` crate in byte mode, as the engine used before.
-    fn reference(pattern: &str, value: &str) -> bool {
-        regex::bytes::Regex::new(&format!("(?-u){pattern}"))
+    /// The reference: the `regex` crate in byte mode.
+    fn reference(pattern: CrdPattern, value: &str) -> bool {
+        regex::bytes::Regex::new(&format!("(?-u){}", pattern.regex()))
             .map(|r| r.is_match(value.as_bytes()))
             .unwrap_or(false)
     }
@@ -153,13 +174,13 @@ mod tests {
     #[test]
     fn exhaustive_short_values_match_the_regex() {
         let alphabet = ['0', '1', '9', 'h', 'm', 's', '%', 'N', ' '];
-        for pattern in ALL {
-            let regex = regex::bytes::Regex::new(&format!("(?-u){pattern}")).unwrap();
+        for pattern in CrdPattern::ALL {
+            let regex = regex::bytes::Regex::new(&format!("(?-u){}", pattern.regex())).unwrap();
             for v in strings(&alphabet, 5) {
                 assert_eq!(
-                    matches(pattern, &v),
+                    pattern.matches(&v),
                     regex.is_match(v.as_bytes()),
-                    "{pattern} on {v:?}"
+                    "{pattern:?} on {v:?}"
                 );
             }
         }
@@ -179,12 +200,12 @@ mod tests {
             ("0 0 *\n* *", true),
             ("0 0\n\n* * *", false),
         ] {
-            assert_eq!(matches(SCHEDULE, v), ok, "{v:?}");
-            assert_eq!(reference(SCHEDULE, v), ok, "{v:?}");
+            assert_eq!(Schedule.matches(v), ok, "{v:?}");
+            assert_eq!(reference(Schedule, v), ok, "{v:?}");
         }
-        assert!(matches(NILLABLE_V1_0, "FooNever"));
-        assert!(matches(NILLABLE_V1_0, "1hfoo"));
-        assert!(!matches(NILLABLE, "FooNever"));
+        assert!(NillableV1_0.matches("FooNever"));
+        assert!(NillableV1_0.matches("1hfoo"));
+        assert!(!Nillable.matches("FooNever"));
         for (v, ok) in [
             ("100%", true),
             ("101%", false),
@@ -192,7 +213,7 @@ mod tests {
             ("007", true),
             ("%", false),
         ] {
-            assert_eq!(matches(NODES, v), ok, "{v:?}");
+            assert_eq!(Nodes.matches(v), ok, "{v:?}");
         }
         for (v, ok) in [
             ("1h30m", true),
@@ -203,7 +224,7 @@ mod tests {
             ("0s", false),
             ("1m30m", false),
         ] {
-            assert_eq!(matches(BUDGET_DURATION, v), ok, "{v:?}");
+            assert_eq!(BudgetDuration.matches(v), ok, "{v:?}");
         }
     }
 
@@ -218,8 +239,8 @@ mod tests {
     proptest! {
         #[test]
         fn random_values_match_the_regex(v in value()) {
-            for pattern in ALL {
-                prop_assert_eq!(matches(pattern, &v), reference(pattern, &v), "{} on {:?}", pattern, v);
+            for pattern in CrdPattern::ALL {
+                prop_assert_eq!(pattern.matches(&v), reference(pattern, &v), "{:?} on {:?}", pattern, v);
             }
         }
 
@@ -234,7 +255,7 @@ mod tests {
                 v.push_str(seps[i]);
             }
             let v = v.trim_end_matches(' ');
-            prop_assert_eq!(matches(SCHEDULE, v), reference(SCHEDULE, v), "{:?}", v);
+            prop_assert_eq!(Schedule.matches(v), reference(Schedule, v), "{:?}", v);
         }
     }
 }

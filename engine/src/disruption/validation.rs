@@ -2,7 +2,7 @@
 //! plus the CEL rules) and what Karpenter's runtime parsers then do (spec §1, §3.5).
 
 use super::budget::nodes_value;
-use super::crd_pattern::{self, BUDGET_DURATION, NILLABLE, NILLABLE_V1_0, NODES, SCHEDULE, TGP};
+use super::crd_pattern::CrdPattern;
 use super::schedule::CronSchedule;
 use super::version::KarpenterVersion;
 use crate::input::duration::GoDuration;
@@ -42,13 +42,13 @@ pub enum Runtime {
     },
 }
 
-fn check(path: &str, value: &str, pattern: &'static str) -> FieldCheck {
-    let ok = crd_pattern::matches(pattern, value);
+fn check(path: &str, value: &str, pattern: CrdPattern) -> FieldCheck {
+    let ok = pattern.matches(value);
     FieldCheck {
         path: path.to_string(),
         value: value.to_string(),
         crd_accepts: ok,
-        crd_rule: (!ok).then(|| format!("should match '{pattern}'")),
+        crd_rule: (!ok).then(|| format!("should match '{}'", pattern.regex())),
         runtime: None,
         effect: None,
     }
@@ -56,7 +56,7 @@ fn check(path: &str, value: &str, pattern: &'static str) -> FieldCheck {
 
 /// `budgets[].nodes`.
 pub fn nodes(path: &str, value: &str) -> FieldCheck {
-    let mut c = check(path, value, NODES);
+    let mut c = check(path, value, CrdPattern::Nodes);
     match nodes_value(value, 100) {
         Ok(_) => c.runtime = Some(Runtime::Ok),
         Err(message) => {
@@ -69,7 +69,7 @@ pub fn nodes(path: &str, value: &str) -> FieldCheck {
 
 /// `budgets[].schedule`.
 pub fn schedule(path: &str, value: &str) -> FieldCheck {
-    let mut c = check(path, value, SCHEDULE);
+    let mut c = check(path, value, CrdPattern::Schedule);
     match CronSchedule::parse(value) {
         Ok(s) => {
             c.runtime = Some(Runtime::Ok);
@@ -99,7 +99,7 @@ fn go_duration(c: &mut FieldCheck, value: &str) {
 
 /// `budgets[].duration`.
 pub fn duration(path: &str, value: &str) -> FieldCheck {
-    let mut c = check(path, value, BUDGET_DURATION);
+    let mut c = check(path, value, CrdPattern::BudgetDuration);
     go_duration(&mut c, value);
     c
 }
@@ -107,9 +107,9 @@ pub fn duration(path: &str, value: &str) -> FieldCheck {
 /// `consolidateAfter` and `template.spec.expireAfter` (`Never` or a duration).
 pub fn nillable_duration(path: &str, value: &str, version: KarpenterVersion) -> FieldCheck {
     let pattern = if version.at_least(4) {
-        NILLABLE
+        CrdPattern::Nillable
     } else {
-        NILLABLE_V1_0
+        CrdPattern::NillableV1_0
     };
     let mut c = check(path, value, pattern);
     if value == "Never" {
@@ -122,7 +122,7 @@ pub fn nillable_duration(path: &str, value: &str, version: KarpenterVersion) -> 
 
 /// `template.spec.terminationGracePeriod`.
 pub fn termination_grace_period(path: &str, value: &str) -> FieldCheck {
-    let mut c = check(path, value, TGP);
+    let mut c = check(path, value, CrdPattern::TerminationGracePeriod);
     go_duration(&mut c, value);
     c
 }
