@@ -287,7 +287,11 @@ function renderDiagnostics(r) {
     `${kind} ${d.line}:${d.column}${d.path ? ` ${d.path}` : ''} — ${d.message}`);
   const out = [];
   if (r.errors.length) out.push(h('ul', { class: 'diagnostics', part: 'diagnostics' }, r.errors.map(item('error'))));
-  // Warnings (e.g. "no member agent status" on hand-written clusters) stay folded.
+  // Notices (hand-written clusters, ignored kinds, stale heartbeats) are the engine's words.
+  if (r.notices?.length) {
+    out.push(h('ul', { class: 'notices muted', part: 'notices' }, r.notices.map((n) => h('li', { class: 'notice', 'data-kind': n.kind }, n.message))));
+  }
+  // Warnings stay folded.
   if (r.warnings.length) {
     out.push(h('details', { class: 'warnings' }, h('summary', { class: 'muted' }, `${r.warnings.length} warning${r.warnings.length > 1 ? 's' : ''}`),
       h('ul', {}, r.warnings.map(item('warning')))));

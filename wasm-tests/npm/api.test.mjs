@@ -156,7 +156,9 @@ test('evaluate: the placement, and its rollout to exactly the clusters it picked
 
 test('validate: a valid example is valid; broken YAML gives errors with line:column', () => {
   const ok = fp.validate(example('docs-affinity-two-terms.yaml'));
-  assert.deepEqual([ok.valid, ok.errors, ok.warnings.map((w) => w.path)], [true, [], ['status.agentStatus', 'status.agentStatus', 'status.agentStatus']]);
+  assert.deepEqual([ok.valid, ok.errors, ok.warnings], [true, [], []]);
+  // Its three clusters are hand-written (no status): one notice, not a warning each.
+  assert.deepEqual(ok.notices.map((n) => [n.kind, n.count, n.clusters]), [['handWrittenClusters', 3, ['east-critical', 'east-nosystem', 'west-critical']]]);
   const bad = 'apiVersion: cluster.kubernetes-fleet.io/v1\nkind: MemberCluster\nmetadata: {name: [oops\n';
   const r = fp.validate(bad, { source: 'fleet.yaml' });
   assert.equal(r.valid, false);

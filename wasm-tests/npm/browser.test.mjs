@@ -103,12 +103,17 @@ test('docs-demo.html renders each embedded example from one shared engine, offli
   const sorter = await rendered(page, 'ex-sorter');
   assert.deepEqual(sorter.picked, [['jumpingcat', 'affinity 100 · spread 0'], ['smartfish', 'affinity 89 · spread 0']]);
   assert.deepEqual(await page.locator('#ex-sorter .not-picked-list li').allTextContents(), ['bravelion affinity 0 · spread 0']);
-  assert.equal(await page.locator('#ex-sorter details.warnings summary').textContent(), '3 warnings');
+  // Its clusters carry member agent status: no warning, no notice.
+  assert.equal(await page.locator('#ex-sorter details.warnings').count(), 0);
+  assert.equal(await page.locator('#ex-sorter .notices li').count(), 0);
 
   await page.locator('#ex-pickall').scrollIntoViewIfNeeded();
   const all = await rendered(page, 'ex-pickall');
   assert.deepEqual(all.picked.map((p) => p[0]), ['aks-eastus-prod', 'aks-westeurope-prod']);
   assert.deepEqual(all.filtered, ['aks-eastus-dev', 'aks-westus-prod']);
+  // Hand-written clusters (no status) are said once, in the engine's words.
+  assert.deepEqual(await page.locator('#ex-pickall .notices li').allTextContents(),
+    ['4 MemberCluster(s) have no status (written by hand): treated as joined and healthy']);
 
   // Budgets: allowed disruptions per reason now, the binding budget and the next windows.
   const budgets = async (id) => {

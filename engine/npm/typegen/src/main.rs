@@ -41,6 +41,8 @@ struct Def {
 struct SerdeAttrs {
     rename: Option<String>,
     rename_all: Option<String>,
+    /// `rename_all_fields` (enums: the fields of every struct variant).
+    rename_all_fields: Option<String>,
     tag: Option<String>,
     content: Option<String>,
     untagged: bool,
@@ -94,6 +96,7 @@ fn serde_attrs(attrs: &[Attribute], mode: Mode) -> SerdeAttrs {
             match key.as_str() {
                 "rename" => out.rename = value,
                 "rename_all" => out.rename_all = value,
+                "rename_all_fields" => out.rename_all_fields = value,
                 "tag" => out.tag = value,
                 "content" => out.content = value,
                 "untagged" => out.untagged = true,
@@ -752,7 +755,9 @@ impl Gen {
                             Fields::Named(named) => (
                                 Some(self.fields(
                                     named,
-                                    va.rename_all.as_deref(),
+                                    va.rename_all
+                                        .as_deref()
+                                        .or(a.rename_all_fields.as_deref()),
                                     &def_module,
                                     &generics,
                                     mode,
