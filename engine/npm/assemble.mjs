@@ -25,7 +25,26 @@ const pkg = JSON.parse(readFileSync(join(here, 'package.json'), 'utf8'));
 pkg.version = version;
 writeFileSync(join(out, 'package.json'), JSON.stringify(pkg, null, 2) + '\n');
 
-copyFileSync(join(bindgen, 'fleet_policy.js'), join(out, 'fleet_policy.js'));
+// wasm-bindgen's glue keeps one instance for good; after a trap that instance may be broken
+// (its stack or heap left mid-operation), so the wrapper replaces it with a fresh one from the
+// same compiled module. The glue's module-level state is reset by a function appended to it.
+let glue = readFileSync(join(bindgen, 'fleet_policy.js'), 'utf8');
+const caches = [...glue.matchAll(/^let (cached\w+Memory\d*) = null;$/gm)].map((m) => m[1]);
+if (!/^let wasmModule, wasmInstance, wasm;$/m.test(glue) || !/^function initSync\(module\)/m.test(glue)) {
+  console.error('assemble: wasm-bindgen glue without the expected module state; update the reinstantiation hook');
+  process.exit(1);
+}
+glue += `
+/** Replaces the instance with a fresh one of the same module (after a trap). */
+export function __reinstantiate() {
+  const module = wasmModule;
+  wasm = undefined;
+  wasmInstance = undefined;
+${caches.map((c) => `  ${c} = null;`).join('\n')}
+  return initSync({ module });
+}
+`;
+writeFileSync(join(out, 'fleet_policy.js'), glue);
 for (const f of ['index.js', 'node.js', 'README.md']) copyFileSync(join(here, f), join(out, f));
 const license = join(root, 'LICENSE');
 if (existsSync(license)) copyFileSync(license, join(out, 'LICENSE'));

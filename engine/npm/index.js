@@ -13,6 +13,7 @@ import wbgInit, {
   evaluate as wbgEvaluate,
   validate as wbgValidate,
   version as wbgVersion,
+  __reinstantiate,
 } from './fleet_policy.js';
 
 let ready = false;
@@ -137,11 +138,17 @@ function call(fn, impl, yaml, options) {
   return JSON.parse(json);
 }
 
-// The engine is built with panics as immediate aborts (smaller .wasm): a bug in it surfaces as
-// a WebAssembly trap ("unreachable"), never as a result. Say so plainly instead of passing on
-// the bare RuntimeError, and keep the original as `cause`.
+// The engine is built with panics as immediate aborts: a bug in it surfaces as a WebAssembly
+// trap ("unreachable", "memory access out of bounds"), never as a result. Say so plainly instead
+// of passing on the bare RuntimeError (kept as `cause`), and put a fresh instance in place of
+// the trapped one, so that the next call works.
 function throwTrap(fn, e) {
   if (e instanceof WebAssembly.RuntimeError) {
+    try {
+      __reinstantiate();
+    } catch {
+      ready = false;
+    }
     throw new Error(
       `fleet-policy internal error: ${fn}() stopped on a WebAssembly trap (${e.message}); ` +
         'this is a bug in the engine — please report it with the input',

@@ -269,3 +269,22 @@ test('time from import to the first result in a fresh Node process', () => {
   assert.equal(out.picked, 2);
   console.log(`# node: import + initSync ${out.init.toFixed(1)} ms, first place() ${out.first.toFixed(1)} ms, total ${(out.init + out.first).toFixed(1)} ms`);
 });
+
+test('after a WebAssembly trap the engine is replaced: the next call works', () => {
+  // 20,000 nested block sequences overflow the wasm stack today (issue: a depth limit); whether
+  // the engine traps or answers with an error, it must answer the next call.
+  const deep = '- '.repeat(20000) + 'x\n';
+  let trapped = false;
+  try {
+    const r = fp.place(deep, { at: AT });
+    assert.ok(r.errors.length > 0);
+  } catch (e) {
+    trapped = true;
+    assert.match(e.message, /^fleet-policy internal error: place\(\) stopped on a WebAssembly trap/);
+    assert.ok(e.cause instanceof WebAssembly.RuntimeError);
+  }
+  const r = fp.place(example('docs-affinity-two-terms.yaml'), { at: AT });
+  assert.deepEqual(picks(r.placements[0]), [['east-nosystem', 0, 0], ['west-critical', 0, 0]]);
+  assert.equal(fp.version().length > 0, true);
+  console.log(`# deep nesting: ${trapped ? 'trapped, engine re-instantiated' : 'answered with an error'}`);
+});
