@@ -324,10 +324,19 @@ fn get_range(expr: &str, r: &Bounds) -> Result<u64, ScheduleError> {
 }
 
 fn parse_int_or_name(expr: &str, r: &Bounds) -> Result<u64, ScheduleError> {
-    // ASCII case folding is enough: the names are ASCII, and the one non-ASCII letter whose
-    // Unicode lowercase is ASCII (U+212A KELVIN SIGN → k) is in none of them. It also keeps
-    // core's 11 KB Unicode case table out of the .wasm.
-    if let Some((_, v)) = r.names.iter().find(|(n, _)| n.eq_ignore_ascii_case(expr)) {
+    // robfig looks the name up after Go's `strings.ToLower`, whose simple case mapping turns
+    // two non-ASCII letters into ASCII ones: U+0130 (İ) → i and U+212A (Kelvin sign) → k, so
+    // `FRİ` is Friday for Karpenter. Every other non-ASCII letter stays non-ASCII and matches
+    // no name (the names are ASCII).
+    let folded: String = expr
+        .chars()
+        .map(|c| match c {
+            '\u{130}' => 'i',
+            '\u{212A}' => 'k',
+            c => c.to_ascii_lowercase(),
+        })
+        .collect();
+    if let Some((_, v)) = r.names.iter().find(|(n, _)| *n == folded) {
         return Ok(u64::from(*v));
     }
     must_parse_int(expr)
@@ -785,6 +794,19 @@ mod tests {
 
     fn parse(s: &str) -> Result<CronSchedule, String> {
         CronSchedule::parse(s).map_err(|e| e.message)
+    }
+
+    /// Names fold as Go's `strings.ToLower` folds them (robfig's lookup).
+    #[test]
+    fn names_fold_as_go_folds_them() {
+        let fri = parse("0 9 * * fri");
+        assert!(fri.is_ok());
+        for s in ["0 9 * * FRİ", "0 9 * * Fri", "0 9 * * FRI"] {
+            assert_eq!(parse(s), fri, "{s}");
+        }
+        // U+0131 (dotless ı) has no ASCII lowercase: "frı" is no name.
+        assert!(parse("0 9 * * frı").is_err());
+        assert_eq!(parse("0 0 1 DEC *"), parse("0 0 1 dec *"));
     }
 
     #[test]

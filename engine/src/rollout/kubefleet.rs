@@ -480,6 +480,14 @@ fn init_run(
         }
     }
     let (selected, delete, _) = targets(&spec.placement_name, kf);
+    // initialization.go: nothing to update and nothing to delete is a validation failure
+    // (Initialized=False, not retried).
+    if selected.is_empty() && delete.is_empty() {
+        return Err(format!(
+            "no scheduled or to-be-deleted bindings found for the latest policy snapshot of placement `{}`",
+            spec.placement_name
+        ));
+    }
     if let Some(p) = &crp.policy {
         let want = match p.placement_type.as_deref() {
             Some("PickN") => p.number_of_clusters,

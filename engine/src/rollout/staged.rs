@@ -191,7 +191,7 @@ pub fn validate_strategy(stages: &[StageConfig], reject_duplicates: bool) -> Vec
                     if t.wait_time.is_some() {
                         f.push(crd(
                             tp.clone(),
-                            format!("{tp}: Invalid value: \"object\": BeforeStageTaskType is Approval, waitTime is not allowed"),
+                            format!("{tp}: Invalid value: \"object\": AfterStageTaskType is Approval, waitTime is not allowed"),
                         ));
                     }
                 }

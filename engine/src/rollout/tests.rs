@@ -303,3 +303,45 @@ fn compute_stages_reports_the_walks_first_failure() {
         ])
     );
 }
+
+/// initialization.go: a staged run with no cluster to update and none to delete fails to
+/// initialise (Initialized=False is terminal), whatever the strategy.
+#[test]
+fn a_staged_run_with_nothing_to_update_fails_to_initialise() {
+    let yaml = "\
+apiVersion: cluster.kubernetes-fleet.io/v1beta1
+kind: MemberCluster
+metadata: {name: a, labels: {env: prod}}
+---
+apiVersion: placement.kubernetes-fleet.io/v1beta1
+kind: ClusterResourcePlacement
+metadata: {name: web}
+spec:
+  policy: {placementType: PickFixed, clusterNames: [ghost]}
+  strategy: {type: External}
+---
+apiVersion: placement.kubernetes-fleet.io/v1beta1
+kind: ClusterStagedUpdateStrategy
+metadata: {name: s}
+spec:
+  stages: [{name: prod, labelSelector: {matchLabels: {env: prod}}}]
+---
+apiVersion: placement.kubernetes-fleet.io/v1beta1
+kind: ClusterStagedUpdateRun
+metadata: {name: r}
+spec: {placementName: web, stagedRolloutStrategyName: s, state: Run}
+";
+    let r = run(yaml, serde_json::json!({"at": "2026-03-02T08:00:00Z"}));
+    let run = r
+        .rollouts
+        .iter()
+        .find(|x| x.kind == "ClusterStagedUpdateRun");
+    let Some(run) = run else {
+        panic!("no staged run: {:?}", r.errors)
+    };
+    assert_eq!(run.state, State::InitFailed);
+    assert_eq!(
+        run.message.as_deref(),
+        Some("no scheduled or to-be-deleted bindings found for the latest policy snapshot of placement `web`")
+    );
+}

@@ -840,6 +840,15 @@ fn kf_simulate(input: &Value, expect: &Value) -> R {
             docs.push(binding_doc(c, "Bound"));
         }
     }
+    if !docs.iter().any(|d| d["kind"] == "ClusterResourceBinding") {
+        // The case tests execution (KubeFleet's unit test starts past initialisation, which
+        // fails a run with nothing to update or delete): one cluster to delete lets it start.
+        docs.push(
+            json!({"apiVersion": "cluster.kubernetes-fleet.io/v1beta1", "kind": "MemberCluster",
+                         "metadata": {"name": "leaving"}}),
+        );
+        docs.push(binding_doc("leaving", "Unscheduled"));
+    }
     docs.push(strategy_doc(json!({"stages": strategy_stages})));
     docs.push(crp_doc(json!({"type": "External"})));
     docs.push(run_doc("Run"));

@@ -755,9 +755,7 @@ impl Gen {
                             Fields::Named(named) => (
                                 Some(self.fields(
                                     named,
-                                    va.rename_all
-                                        .as_deref()
-                                        .or(a.rename_all_fields.as_deref()),
+                                    va.rename_all.as_deref().or(a.rename_all_fields.as_deref()),
                                     &def_module,
                                     &generics,
                                     mode,
