@@ -688,25 +688,84 @@ pub(crate) fn parse_yaml(
 ) -> Result<(Option<Node>, Duplicates), (Span, String)> {
     let mut builder = Builder {
         line_offset: first_line.saturating_sub(1),
+        alias_limit: ALIAS_NODES_MIN.max(text.len()),
+        alias_budget: ALIAS_NODES_MIN.max(text.len()),
         ..Builder::default()
     };
     let mut parser = Parser::new_from_str(text);
-    if let Err(e) = parser.load(&mut builder, false) {
+    if let Err(e) = build(&mut parser, &mut builder) {
         let m = e.marker();
         return Err((builder.span(m), e.info().to_string()));
     }
-    if let Some(err) = builder.error {
-        return Err(err);
+    if let Some((span, msg)) = builder.error {
+        // The alias's name, read back from the text (the parser only numbers anchors).
+        let msg = match builder.alias_at {
+            Some(at) => msg.replace("{alias}", &alias_name(text, at)),
+            None => msg,
+        };
+        return Err((span, msg));
     }
     Ok((builder.root, builder.duplicates))
 }
 
-/// An open collection: where it starts, its anchor, and where its children begin in the
-/// builder's shared scratch stacks.
-enum Frame {
-    Seq(Span, usize, usize),
-    Map(Span, usize, usize, Option<Node>),
+/// Feeds the first document's events to the builder, iteratively: yaml-rust2's own `load`
+/// recurses once per nesting level (a deep document overflows the stack before any limit of
+/// ours applies) and asserts on the event order.
+fn build(
+    parser: &mut Parser<std::str::Chars<'_>>,
+    builder: &mut Builder,
+) -> Result<(), yaml_rust2::ScanError> {
+    loop {
+        let (ev, mark) = parser.next_token()?;
+        match ev {
+            Event::StreamEnd | Event::DocumentEnd => return Ok(()),
+            Event::StreamStart | Event::DocumentStart | Event::Nothing => {}
+            ev => builder.on_event(ev, mark),
+        }
+        if builder.error.is_some() {
+            return Ok(());
+        }
+    }
 }
+
+/// How deep collections may nest. Every reader of the tree (decoding, dropping it) recurses
+/// per level, and the wasm stack holds a few thousand levels: 1,000 is far beyond any
+/// manifest (kubectl dumps nest about 15 deep) and safely within the stack.
+pub const MAX_DEPTH: usize = 1000;
+
+/// Nodes that aliases may copy into one document at least; more for a larger document (its
+/// size in bytes). An alias is a copy of its anchor's node, so nested aliases multiply
+/// ("billion laughs"): a 1 KB document could otherwise expand to gigabytes.
+pub const ALIAS_NODES_MIN: usize = 100_000;
+
+/// `*name` at char offset `at` in `text`: the alias's name.
+fn alias_name(text: &str, at: usize) -> String {
+    let rest: String = text.chars().skip(at).take(256).collect();
+    let name: String = rest
+        .trim_start_matches('*')
+        .chars()
+        .take_while(|c| !c.is_whitespace() && !matches!(c, ',' | ']' | '}'))
+        .collect();
+    format!("*{name}")
+}
+
+/// An open collection: where it starts, its anchor, and where its children begin in the
+/// builder's shared scratch stacks; for a mapping, the key waiting for its value and, once
+/// the mapping is large, the set of its keys (the duplicate check stays linear).
+enum Frame {
+    Seq(Span, usize, usize, usize),
+    Map(
+        Span,
+        usize,
+        usize,
+        Option<Node>,
+        usize,
+        Option<std::collections::HashSet<String>>,
+    ),
+}
+
+/// Mappings up to this many entries check a new key by scanning; larger ones keep a set.
+const SCAN_KEYS: usize = 16;
 
 /// Builds the [`Node`] tree from parser events. Children of open collections wait on two
 /// shared stacks and move into an exactly sized `Vec` when their collection ends, so a
@@ -718,20 +777,28 @@ struct Builder {
     items: Vec<Node>,
     entries: Vec<(Node, Node)>,
     root: Option<Node>,
-    /// The node of each anchor by its id (the parser numbers anchors 1, 2, … in order).
-    anchors: Vec<Option<Node>>,
+    /// The node of each anchor by its id (the parser numbers anchors 1, 2, … in order), and
+    /// how many nodes it holds.
+    anchors: Vec<Option<(Node, usize)>>,
     duplicates: Duplicates,
     error: Option<(Span, String)>,
+    /// Nodes built so far (for subtree sizes).
+    nodes: usize,
+    /// Nodes aliases may copy in this document, and how many they still may.
+    alias_limit: usize,
+    alias_budget: usize,
+    /// Char offset of the alias that went over the budget.
+    alias_at: Option<usize>,
 }
 
 impl Builder {
     /// Records the node of anchor `id`.
-    fn anchor(&mut self, id: usize, node: &Node) {
+    fn anchor(&mut self, id: usize, node: &Node, size: usize) {
         if self.anchors.len() <= id {
             self.anchors.resize_with(id + 1, || None);
         }
         if let Some(slot) = self.anchors.get_mut(id) {
-            *slot = Some(node.clone());
+            *slot = Some((node.clone(), size));
         }
     }
 
@@ -750,12 +817,27 @@ impl Builder {
                 }
             }
             Some(Frame::Seq(..)) => self.items.push(node),
-            Some(Frame::Map(_, _, start, pending)) => match pending.take() {
+            Some(Frame::Map(_, _, start, pending, _, keys)) => match pending.take() {
                 None => *pending = Some(node),
                 Some(key) => {
                     if let Some(k) = key.as_scalar() {
                         let open = self.entries.get(*start..).unwrap_or_default();
-                        if open.iter().any(|(ek, _)| ek.as_scalar() == Some(k)) {
+                        let repeated = match keys {
+                            Some(set) => !set.insert(k.to_string()),
+                            None if open.len() < SCAN_KEYS => {
+                                open.iter().any(|(ek, _)| ek.as_scalar() == Some(k))
+                            }
+                            None => {
+                                let mut set: std::collections::HashSet<String> = open
+                                    .iter()
+                                    .filter_map(|(ek, _)| ek.as_scalar().map(str::to_string))
+                                    .collect();
+                                let repeated = !set.insert(k.to_string());
+                                *keys = Some(set);
+                                repeated
+                            }
+                        };
+                        if repeated {
                             self.duplicates.push((key.span, k.to_string()));
                         }
                     }
@@ -768,7 +850,20 @@ impl Builder {
 
 impl MarkedEventReceiver for Builder {
     fn on_event(&mut self, ev: Event, mark: Marker) {
+        // After an error the rest of the document is not built (the parser still reads it).
+        if self.error.is_some() {
+            return;
+        }
         let span = self.span(&mark);
+        if matches!(ev, Event::SequenceStart(..) | Event::MappingStart(..))
+            && self.stack.len() >= MAX_DEPTH
+        {
+            self.error = Some((
+                span,
+                format!("collections nest deeper than {MAX_DEPTH} levels"),
+            ));
+            return;
+        }
         match ev {
             Event::Scalar(text, style, anchor, tag) => {
                 let is_str_tag = tag.as_ref().is_some_and(|t| t.suffix == "str");
@@ -779,23 +874,29 @@ impl MarkedEventReceiver for Builder {
                     Value::Scalar(Scalar { text, plain })
                 };
                 let node = Node { value, span };
+                self.nodes += 1;
                 if anchor > 0 {
-                    self.anchor(anchor, &node);
+                    self.anchor(anchor, &node, 1);
                 }
                 self.push_value(node);
             }
             Event::SequenceStart(anchor, _) => {
-                self.stack.push(Frame::Seq(span, anchor, self.items.len()))
-            }
-            Event::MappingStart(anchor, _) => {
                 self.stack
-                    .push(Frame::Map(span, anchor, self.entries.len(), None))
+                    .push(Frame::Seq(span, anchor, self.items.len(), self.nodes))
             }
+            Event::MappingStart(anchor, _) => self.stack.push(Frame::Map(
+                span,
+                anchor,
+                self.entries.len(),
+                None,
+                self.nodes,
+                None,
+            )),
             Event::SequenceEnd | Event::MappingEnd => {
                 let node = match self.stack.pop() {
                     // The parser marks block collections at a look-ahead token; the first
                     // item or key is where the user sees the collection start.
-                    Some(Frame::Seq(span, anchor, start)) => {
+                    Some(Frame::Seq(span, anchor, start, first)) => {
                         let items: Vec<Node> =
                             self.items.drain(start.min(self.items.len())..).collect();
                         (
@@ -804,9 +905,10 @@ impl MarkedEventReceiver for Builder {
                                 value: Value::Seq(items),
                             },
                             anchor,
+                            first,
                         )
                     }
-                    Some(Frame::Map(span, anchor, start, _)) => {
+                    Some(Frame::Map(span, anchor, start, _, first, _)) => {
                         let entries: Vec<(Node, Node)> = self
                             .entries
                             .drain(start.min(self.entries.len())..)
@@ -817,17 +919,32 @@ impl MarkedEventReceiver for Builder {
                                 value: Value::Map(entries),
                             },
                             anchor,
+                            first,
                         )
                     }
                     None => return,
                 };
+                self.nodes += 1;
                 if node.1 > 0 {
-                    self.anchor(node.1, &node.0);
+                    let size = self.nodes - node.2;
+                    self.anchor(node.1, &node.0, size);
                 }
                 self.push_value(node.0);
             }
             Event::Alias(id) => match self.anchors.get(id).and_then(Option::as_ref) {
-                Some(n) => {
+                Some((_, size)) if *size > self.alias_budget => {
+                    self.alias_at = Some(mark.index());
+                    self.error = Some((
+                        span,
+                        format!(
+                            "alias {{alias}} would copy {size} more nodes, over the budget of {} nodes that aliases may copy into this document: nested aliases multiply",
+                            self.alias_limit
+                        ),
+                    ));
+                }
+                Some((n, size)) => {
+                    self.alias_budget -= size;
+                    self.nodes += size;
                     let mut n = n.clone();
                     n.span = span;
                     self.push_value(n);
@@ -846,6 +963,44 @@ impl MarkedEventReceiver for Builder {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Hostile input stays bounded: nesting past the depth limit and aliases that multiply are
+    /// errors at their line:column (the alias named), not a stack overflow or gigabytes.
+    #[test]
+    fn depth_and_alias_budgets() {
+        let deep = format!("{}x\n", "- ".repeat(20_000));
+        let e = yaml_to_json(&deep).err();
+        assert_eq!(
+            e.as_deref(),
+            Some("1:2001: collections nest deeper than 1000 levels")
+        );
+        let at_limit = format!("{}x\n", "- ".repeat(MAX_DEPTH));
+        assert!(yaml_to_json(&at_limit).is_ok());
+        let mut bomb = vec!["a0: &a0 [lol, lol, lol, lol, lol, lol, lol, lol, lol]".to_string()];
+        for i in 1..10 {
+            bomb.push(format!(
+                "a{i}: &a{i} [{}]",
+                vec![format!("*a{}", i - 1); 9].join(", ")
+            ));
+        }
+        let e = yaml_to_json(&bomb.join("\n")).err();
+        assert_eq!(
+            e.as_deref(),
+            Some("6:10: alias *a4 would copy 66430 more nodes, over the budget of 100000 nodes that aliases may copy into this document: nested aliases multiply")
+        );
+    }
+
+    /// A repeated key is found in a large mapping as in a small one (a set past 16 keys).
+    #[test]
+    fn duplicate_keys_in_large_mappings() {
+        let mut text: String = (0..1000).map(|i| format!("k{i}: {i}\n")).collect();
+        text.push_str("k500: again\nk3: again\n");
+        let Ok((_, dups)) = parse_yaml(&text, 1) else {
+            panic!("not parsed")
+        };
+        let keys: Vec<(u32, &str)> = dups.iter().map(|(s, k)| (s.line, k.as_str())).collect();
+        assert_eq!(keys, [(1001, "k500"), (1002, "k3")]);
+    }
 
     /// An alias is a copy of its anchor's node: scalars and collections, an anchor inside an
     /// anchored collection, a redefined anchor (later aliases see the new node).
