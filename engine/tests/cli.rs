@@ -168,3 +168,39 @@ fn evaluate_table_shows_each_engines_table_and_ends_its_line() {
     // Notices (here: the hand-written clusters) come first, once.
     assert!(String::from_utf8_lossy(&place.stderr).starts_with("note: "));
 }
+
+#[test]
+fn at_snapshot_evaluates_a_dump_when_it_was_taken_and_now_says_why_all_are_filtered() {
+    let corpus = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/kubectl");
+    let fleet = corpus.join("memberclusters.yaml");
+    let policies = corpus.join("placements.yaml");
+    let (fleet, policies) = (
+        fleet.to_str().unwrap_or(""),
+        policies.to_str().unwrap_or(""),
+    );
+    let snap = run(&["place", fleet, policies, "--at", "snapshot"]);
+    assert_eq!(snap.status.code(), Some(0));
+    assert_eq!(String::from_utf8_lossy(&snap.stderr), "");
+    let v: serde_json::Value = serde_json::from_slice(&snap.stdout).unwrap_or_default();
+    let picked: Vec<&str> = v["placements"][1]["picked"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|p| p["cluster"].as_str())
+        .collect();
+    assert_eq!(picked, ["bravelion", "quietowl", "smartfish"]);
+    // Evaluated now (months later), every heartbeat is stale: a note says so and names the
+    // instant to use.
+    let now = run(&["place", fleet, policies, "--format", "table"]);
+    let stderr = String::from_utf8_lossy(&now.stderr);
+    assert!(
+        stderr.starts_with("note: 5 of 6 member agents sent no heartbeat in the 5 minutes before "),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(
+            "the input was captured at 2026-03-04T11:58:42Z — evaluate there with --at snapshot"
+        ),
+        "{stderr}"
+    );
+}

@@ -35,7 +35,8 @@ struct Common {
     /// Output format.
     #[arg(long, value_enum, default_value = "json")]
     format: Format,
-    /// Evaluation instant (RFC 3339); default: now.
+    /// Evaluation instant: RFC 3339, or `snapshot` for the instant the input was captured (its
+    /// newest heartbeat, condition or observation time); default: now.
     #[arg(long)]
     at: Option<String>,
     /// Engine option KEY=VALUE (VALUE as JSON, else a string); repeatable.
@@ -78,13 +79,23 @@ fn read_sources(files: &[String]) -> Result<Vec<Source>, String> {
         .collect()
 }
 
-fn options(
+/// The input and the engine options of a command: the files read once, `--at` settled
+/// (`snapshot` is the input's own instant), `--set` and the command's flags.
+fn prepare(
     common: &Common,
     extra: &[(&str, Option<&String>)],
-) -> Result<serde_json::Value, String> {
-    let at = match &common.at {
+) -> Result<(Input, serde_json::Value), String> {
+    let input = Input::parse(&read_sources(&common.files)?);
+    let at = match common.at.as_deref() {
+        Some(fleet_policy::AT_SNAPSHOT) => match input.snapshot() {
+            Some(t) => t,
+            None => {
+                eprintln!("note: --at snapshot: the input carries no times; evaluating at now");
+                chrono::Utc::now()
+            }
+        },
         Some(a) => chrono::DateTime::parse_from_rfc3339(a)
-            .map_err(|e| format!("--at {a}: not an RFC 3339 time: {e}"))?
+            .map_err(|e| format!("--at {a}: not an RFC 3339 time or \"snapshot\": {e}"))?
             .to_utc(),
         None => chrono::Utc::now(),
     };
@@ -102,7 +113,7 @@ fn options(
         let value = serde_json::from_str(v).unwrap_or_else(|_| serde_json::Value::String(v.into()));
         map.insert(k.into(), value);
     }
-    Ok(serde_json::Value::Object(map))
+    Ok((input, serde_json::Value::Object(map)))
 }
 
 fn emit<T: Serialize>(
@@ -173,8 +184,9 @@ fn evaluate_table(r: &fleet_policy::EvaluateReport) -> String {
 fn run(cli: Cli) -> Result<ExitCode, String> {
     Ok(match cli.command {
         Command::Place(c) => {
-            let opts: placement::PlaceOptions = options_from_value(&options(&c, &[])?)?;
-            let r = fleet_policy::place(&read_sources(&c.files)?, &opts);
+            let (input, o) = prepare(&c, &[])?;
+            let opts: placement::PlaceOptions = options_from_value(&o)?;
+            let r = fleet_policy::place_input(&input, &opts);
             emit(
                 &r,
                 c.format,
@@ -185,9 +197,9 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             )
         }
         Command::Budgets { common: c, horizon } => {
-            let opts: disruption::BudgetOptions =
-                options_from_value(&options(&c, &[("horizon", horizon.as_ref())])?)?;
-            let r = fleet_policy::budgets(&read_sources(&c.files)?, &opts);
+            let (input, o) = prepare(&c, &[("horizon", horizon.as_ref())])?;
+            let opts: disruption::BudgetOptions = options_from_value(&o)?;
+            let r = fleet_policy::budgets_input(&input, &opts);
             emit(
                 &r,
                 c.format,
@@ -198,8 +210,9 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             )
         }
         Command::Rollout(c) => {
-            let opts: rollout::RolloutOptions = options_from_value(&options(&c, &[])?)?;
-            let r = fleet_policy::rollout(&read_sources(&c.files)?, &opts);
+            let (input, o) = prepare(&c, &[])?;
+            let opts: rollout::RolloutOptions = options_from_value(&o)?;
+            let r = fleet_policy::rollout_input(&input, &opts);
             emit(
                 &r,
                 c.format,
@@ -210,8 +223,8 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             )
         }
         Command::Evaluate(c) => {
-            let opts = EvaluateOptions::from_value(&options(&c, &[])?)?;
-            let input = Input::parse(&read_sources(&c.files)?);
+            let (input, o) = prepare(&c, &[])?;
+            let opts = EvaluateOptions::from_value(&o)?;
             let r = fleet_policy::evaluate_input(&input, &opts);
             emit(
                 &r,
@@ -223,8 +236,9 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             )
         }
         Command::Validate(c) => {
-            let opts = EvaluateOptions::from_value(&options(&c, &[])?)?;
-            let r = fleet_policy::validate(&read_sources(&c.files)?, &opts);
+            let (input, o) = prepare(&c, &[])?;
+            let opts = EvaluateOptions::from_value(&o)?;
+            let r = fleet_policy::validate_input(&input, &opts);
             let summary = |r: &fleet_policy::ValidateReport| {
                 format!(
                     "{} error(s), {} warning(s)\n",
