@@ -8,7 +8,7 @@ use super::de::DeError;
 use super::diagnostics::{Diagnostic, Severity, Span};
 use super::from_node::FromNode;
 use super::kinds;
-use super::node::{FieldPath, Node, PathSeg, Scalar, Value};
+use super::node::{FieldPath, Node, PathSeg, Resolved, Scalar, Value};
 use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser};
 use yaml_rust2::scanner::{Marker, TScalarStyle};
 
@@ -489,9 +489,24 @@ fn read_manifest(
     doc.api_version = api_version.clone();
 
     if kind == "List" || kind.ends_with("List") && doc.root.get("items").is_some() {
-        let items = match doc.root.get("items").map(|n| (n, n.as_seq())) {
-            Some((_, Some(items))) => items.to_vec(),
-            Some((n, None)) if n.is_null() => Vec::new(),
+        if item.is_some() {
+            input
+                .diagnostics
+                .push(doc.error(&FieldPath::root(), "a List inside a List is not supported"));
+            return;
+        }
+        // The items are moved out of the List, not copied: a dump is mostly its items.
+        let slot = match &mut doc.root.value {
+            Value::Map(entries) => entries
+                .iter_mut()
+                .find(|(k, _)| k.as_scalar() == Some("items"))
+                .map(|(_, v)| std::mem::replace(&mut v.value, Value::Null)),
+            _ => None,
+        };
+        let items = match slot {
+            Some(Value::Seq(items)) => items,
+            Some(Value::Null) => Vec::new(),
+            Some(Value::Scalar(s)) if s.resolve() == Resolved::Null => Vec::new(),
             _ => {
                 input
                     .diagnostics
@@ -499,12 +514,6 @@ fn read_manifest(
                 return;
             }
         };
-        if item.is_some() {
-            input
-                .diagnostics
-                .push(doc.error(&FieldPath::root(), "a List inside a List is not supported"));
-            return;
-        }
         for (i, node) in items.into_iter().enumerate() {
             read_manifest(source, index, Some(i), node, input);
         }
