@@ -5,6 +5,7 @@ pub mod diagnostics;
 pub mod documents;
 pub mod duration;
 pub mod from_node;
+pub(crate) mod json;
 pub mod kinds;
 pub mod node;
 pub mod quantity;

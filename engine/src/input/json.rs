@@ -1,0 +1,419 @@
+//! JSON documents (`kubectl get -o json`, `az … -o json`) read at JSON speed into the same
+//! [`Node`] tree the YAML reader builds: the same spans (line and column of each value, of
+//! each key), the same typing (strings are quoted scalars, numbers and `true`/`false`
+//! plain ones, `null` is null) and the same repeated-key findings. JSON is YAML flow syntax,
+//! so the YAML reader would give the same tree; it is generic over YAML's grammar and several
+//! times slower on large dumps. Anything this reader does not accept (a syntax error, YAML
+//! beyond JSON, nesting past the limit) goes to the YAML reader, which reads it or reports
+//! the error in its words.
+
+use super::diagnostics::Span;
+use super::documents::MAX_DEPTH;
+use super::node::{Node, Scalar, Value};
+use std::collections::HashSet;
+
+/// Repeated keys: where the repeat is, and the key.
+pub(crate) type Duplicates = Vec<(Span, String)>;
+
+/// Mappings up to this many entries check a new key by scanning; larger ones keep a set.
+const SCAN_KEYS: usize = 16;
+
+/// Whether `text` looks like a JSON document (its first non-blank character opens one).
+pub(crate) fn looks_like_json(text: &str) -> bool {
+    matches!(
+        text.trim_start_matches([' ', '\t', '\r', '\n', '\u{feff}'])
+            .as_bytes()
+            .first(),
+        Some(b'{' | b'[')
+    )
+}
+
+/// Reads `text` (lines numbered from `first_line`) as one JSON value, or `None` when it is not
+/// exactly one JSON value (the caller then reads it as YAML).
+pub(crate) fn parse(text: &str, first_line: u32) -> Option<(Node, Duplicates)> {
+    let mut r = Reader {
+        b: text.as_bytes(),
+        text,
+        pos: 0,
+        line: first_line,
+        col: 1,
+        depth: 0,
+        duplicates: Vec::new(),
+    };
+    r.skip_ws();
+    if r.b.get(r.pos) == Some(&0xEF) {
+        // A byte-order mark before the document.
+        r.pos += 3;
+        r.skip_ws();
+    }
+    let node = r.value()?;
+    r.skip_ws();
+    (r.pos == r.b.len()).then_some((node, r.duplicates))
+}
+
+struct Reader<'a> {
+    b: &'a [u8],
+    text: &'a str,
+    pos: usize,
+    /// Line and (character) column of `pos`.
+    line: u32,
+    col: u32,
+    depth: usize,
+    duplicates: Duplicates,
+}
+
+impl Reader<'_> {
+    fn span(&self) -> Span {
+        Span {
+            line: self.line,
+            column: self.col,
+        }
+    }
+
+    /// Moves past `n` bytes of one line (no newline among them), counting characters.
+    fn advance(&mut self, n: usize) {
+        let end = (self.pos + n).min(self.b.len());
+        let chars = self.b[self.pos..end]
+            .iter()
+            .filter(|&&c| c & 0xC0 != 0x80)
+            .count();
+        self.col += chars as u32;
+        self.pos = end;
+    }
+
+    fn skip_ws(&mut self) {
+        while let Some(&c) = self.b.get(self.pos) {
+            match c {
+                b' ' | b'\t' | b'\r' => {
+                    self.pos += 1;
+                    self.col += 1;
+                }
+                b'\n' => {
+                    self.pos += 1;
+                    self.line += 1;
+                    self.col = 1;
+                }
+                _ => return,
+            }
+        }
+    }
+
+    fn value(&mut self) -> Option<Node> {
+        let span = self.span();
+        match *self.b.get(self.pos)? {
+            b'{' => self.object(span),
+            b'[' => self.array(span),
+            b'"' => {
+                let text = self.string()?;
+                Some(Node {
+                    value: Value::Scalar(Scalar { text, plain: false }),
+                    span,
+                })
+            }
+            b't' => self.word("true", span),
+            b'f' => self.word("false", span),
+            b'n' => {
+                self.literal("null")?;
+                Some(Node {
+                    value: Value::Null,
+                    span,
+                })
+            }
+            b'-' | b'0'..=b'9' => self.number(span),
+            _ => None,
+        }
+    }
+
+    fn literal(&mut self, word: &str) -> Option<()> {
+        let end = self.pos + word.len();
+        (self.b.get(self.pos..end)? == word.as_bytes()).then(|| self.advance(word.len()))
+    }
+
+    fn word(&mut self, word: &str, span: Span) -> Option<Node> {
+        self.literal(word)?;
+        Some(Node {
+            value: Value::Scalar(Scalar {
+                text: word.to_string(),
+                plain: true,
+            }),
+            span,
+        })
+    }
+
+    /// A JSON number, kept as written (a plain scalar: typed as YAML types it).
+    fn number(&mut self, span: Span) -> Option<Node> {
+        let start = self.pos;
+        let b = self.b;
+        let mut i = start;
+        if b.get(i) == Some(&b'-') {
+            i += 1;
+        }
+        match b.get(i)? {
+            b'0' => i += 1,
+            b'1'..=b'9' => {
+                while b.get(i).is_some_and(u8::is_ascii_digit) {
+                    i += 1;
+                }
+            }
+            _ => return None,
+        }
+        if b.get(i) == Some(&b'.') {
+            i += 1;
+            let digits = i;
+            while b.get(i).is_some_and(u8::is_ascii_digit) {
+                i += 1;
+            }
+            if i == digits {
+                return None;
+            }
+        }
+        if matches!(b.get(i), Some(b'e' | b'E')) {
+            i += 1;
+            if matches!(b.get(i), Some(b'+' | b'-')) {
+                i += 1;
+            }
+            let digits = i;
+            while b.get(i).is_some_and(u8::is_ascii_digit) {
+                i += 1;
+            }
+            if i == digits {
+                return None;
+            }
+        }
+        let text = self.text.get(start..i)?.to_string();
+        self.advance(i - start);
+        Some(Node {
+            value: Value::Scalar(Scalar { text, plain: true }),
+            span,
+        })
+    }
+
+    /// A string after its opening quote is at `pos`; unescaped.
+    fn string(&mut self) -> Option<String> {
+        let b = self.b;
+        let start = self.pos + 1;
+        let mut i = start;
+        // The common case: no escapes.
+        while let Some(&c) = b.get(i) {
+            match c {
+                b'"' => {
+                    let s = self.text.get(start..i)?.to_string();
+                    self.advance(i + 1 - self.pos);
+                    return Some(s);
+                }
+                b'\\' => break,
+                0..=0x1F => return None,
+                _ => i += 1,
+            }
+        }
+        let mut out = self.text.get(start..i)?.to_string();
+        loop {
+            let c = *b.get(i)?;
+            match c {
+                b'"' => {
+                    self.advance(i + 1 - self.pos);
+                    return Some(out);
+                }
+                b'\\' => {
+                    let e = *b.get(i + 1)?;
+                    i += 2;
+                    match e {
+                        b'"' => out.push('"'),
+                        b'\\' => out.push('\\'),
+                        b'/' => out.push('/'),
+                        b'b' => out.push('\u{8}'),
+                        b'f' => out.push('\u{c}'),
+                        b'n' => out.push('\n'),
+                        b'r' => out.push('\r'),
+                        b't' => out.push('\t'),
+                        b'u' => {
+                            let hi = hex4(b.get(i..i + 4)?)?;
+                            i += 4;
+                            let ch = if (0xD800..0xDC00).contains(&hi) {
+                                if b.get(i..i + 2)? != b"\\u" {
+                                    return None;
+                                }
+                                let lo = hex4(b.get(i + 2..i + 6)?)?;
+                                if !(0xDC00..0xE000).contains(&lo) {
+                                    return None;
+                                }
+                                i += 6;
+                                char::from_u32(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00))?
+                            } else {
+                                char::from_u32(hi)?
+                            };
+                            out.push(ch);
+                        }
+                        _ => return None,
+                    }
+                }
+                0..=0x1F => return None,
+                _ => {
+                    let run = b[i..]
+                        .iter()
+                        .position(|&c| c == b'"' || c == b'\\' || c < 0x20)
+                        .unwrap_or(b.len() - i);
+                    out.push_str(self.text.get(i..i + run)?);
+                    i += run;
+                }
+            }
+        }
+    }
+
+    fn open(&mut self) -> Option<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return None;
+        }
+        self.advance(1);
+        self.skip_ws();
+        Some(())
+    }
+
+    fn object(&mut self, span: Span) -> Option<Node> {
+        self.open()?;
+        let mut entries: Vec<(Node, Node)> = Vec::new();
+        let mut keys: Option<HashSet<String>> = None;
+        if self.b.get(self.pos) == Some(&b'}') {
+            self.advance(1);
+        } else {
+            loop {
+                let key_span = self.span();
+                if self.b.get(self.pos) != Some(&b'"') {
+                    return None;
+                }
+                let key = self.string()?;
+                self.skip_ws();
+                if self.b.get(self.pos) != Some(&b':') {
+                    return None;
+                }
+                self.advance(1);
+                self.skip_ws();
+                let value = self.value()?;
+                let repeated = match &mut keys {
+                    Some(set) => !set.insert(key.clone()),
+                    None if entries.len() < SCAN_KEYS => entries
+                        .iter()
+                        .any(|(k, _)| k.as_scalar() == Some(key.as_str())),
+                    None => {
+                        let mut set: HashSet<String> = entries
+                            .iter()
+                            .filter_map(|(k, _)| k.as_scalar().map(str::to_string))
+                            .collect();
+                        let repeated = !set.insert(key.clone());
+                        keys = Some(set);
+                        repeated
+                    }
+                };
+                if repeated {
+                    self.duplicates.push((key_span, key.clone()));
+                }
+                entries.push((
+                    Node {
+                        value: Value::Scalar(Scalar {
+                            text: key,
+                            plain: false,
+                        }),
+                        span: key_span,
+                    },
+                    value,
+                ));
+                self.skip_ws();
+                match *self.b.get(self.pos)? {
+                    b',' => {
+                        self.advance(1);
+                        self.skip_ws();
+                    }
+                    b'}' => {
+                        self.advance(1);
+                        break;
+                    }
+                    _ => return None,
+                }
+            }
+        }
+        self.depth -= 1;
+        entries.shrink_to_fit();
+        Some(Node {
+            value: Value::Map(entries),
+            span,
+        })
+    }
+
+    fn array(&mut self, span: Span) -> Option<Node> {
+        self.open()?;
+        let mut items = Vec::new();
+        if self.b.get(self.pos) == Some(&b']') {
+            self.advance(1);
+        } else {
+            loop {
+                items.push(self.value()?);
+                self.skip_ws();
+                match *self.b.get(self.pos)? {
+                    b',' => {
+                        self.advance(1);
+                        self.skip_ws();
+                    }
+                    b']' => {
+                        self.advance(1);
+                        break;
+                    }
+                    _ => return None,
+                }
+            }
+        }
+        self.depth -= 1;
+        items.shrink_to_fit();
+        Some(Node {
+            value: Value::Seq(items),
+            span,
+        })
+    }
+}
+
+fn hex4(b: &[u8]) -> Option<u32> {
+    let s = std::str::from_utf8(b).ok()?;
+    u32::from_str_radix(s, 16).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::documents::parse_yaml;
+
+    /// The JSON reader builds exactly the YAML reader's tree (values, spans, repeated keys)
+    /// for every JSON text it accepts, and refuses what is not JSON.
+    #[test]
+    fn same_tree_as_the_yaml_reader() {
+        let texts = [
+            "{}",
+            "[]",
+            "{\"a\": 1, \"b\": [true, false, null, -0.5e3, \"x\"], \"c\": {\"d\": \"\\u00e9\\n\\\"q\\\"\"}}",
+            "{\n    \"apiVersion\": \"v1\",\n    \"items\": [\n        {\"kind\": \"MemberCluster\", \"metadata\": {\"name\": \"é-ü\", \"labels\": {\"a\": \"1\"}}}\n    ],\n    \"kind\": \"List\"\n}\n",
+            "  [1, 2.5, \"3\", \"true\", \"null\", \"\", 0, -12]",
+            "{\"a\": 1, \"a\": 2}",
+            "{\"s\": \"\\u00e9 and \\t\"}",
+            "{\"quantity\": \"500m\", \"n\": 123456789012345678901234567890}",
+        ];
+        for t in texts {
+            let json = parse(t, 3);
+            let yaml = parse_yaml(t, 3).ok().and_then(|(n, d)| n.map(|n| (n, d)));
+            assert!(json.is_some(), "{t}");
+            assert_eq!(json, yaml, "{t}");
+        }
+        // JSON escapes the YAML reader refuses: `\/` and surrogate pairs (Go's JSON decoder,
+        // which reads `-o json`, accepts both).
+        let slash = parse("[\"a\\/b\", \"\\ud83d\\ude00\"]", 1).map(|(n, _)| n.to_json());
+        assert_eq!(slash, Some(serde_json::json!(["a/b", "\u{1F600}"])));
+        for not_json in [
+            "{a: 1}",
+            "[1, 2,]",
+            "{\"a\" 1}",
+            "[1] x",
+            "{\"a\": 01}",
+            "[\"\\x\"]",
+        ] {
+            assert_eq!(parse(not_json, 1), None, "{not_json}");
+        }
+    }
+}
