@@ -197,6 +197,22 @@ pub(crate) fn evaluate(input: &Input, options: &EvaluateOptions) -> EvaluateRepo
         out.errors.extend(r.errors);
         out.warnings.extend(r.warnings);
     }
+    // Every document is decoded and its errors reported, whichever engine applies: a broken
+    // MemberCluster with no placement beside it, or a Pod with no NodePool, is still an error
+    // (what `validate` in a CI gate relies on).
+    if placed.is_none() {
+        let (e, w) = crate::input::diagnostics::partition(
+            placement::prepare(input, &options.place).diagnostics,
+        );
+        out.errors.extend(e);
+        out.warnings.extend(w);
+    }
+    if !disruption::applies(input) {
+        let (e, w) =
+            crate::input::diagnostics::partition(disruption::prepare(input).diagnostics().to_vec());
+        out.errors.extend(e);
+        out.warnings.extend(w);
+    }
     if let Some(r) = placed {
         out.placements = r.placements;
         // Placement findings first, as before: the reader meets the fleet's problems first.

@@ -423,3 +423,34 @@ fn every_key_of_every_result_is_camel_case() {
     bad.dedup();
     assert_eq!(bad, Vec::<String>::new());
 }
+
+/// `validate` in a CI gate: every document is decoded and its errors reported, whichever
+/// engine applies (a fleet file with no placement, a Pod with no NodePool).
+#[test]
+fn validate_reports_errors_of_documents_no_engine_evaluates() {
+    let text = "\
+apiVersion: cluster.kubernetes-fleet.io/v1
+kind: MemberCluster
+metadata: {name: a}
+spec: {unknownField: 1}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p}
+spec: {nodeName: 5}
+";
+    let r = fleet_policy::validate(
+        &[Source::new("v.yaml", text)],
+        &EvaluateOptions::at(at("2026-03-04T12:00:00Z")),
+    );
+    assert!(!r.valid);
+    let found: Vec<(&str, u32, u32)> = r
+        .errors
+        .iter()
+        .map(|e| (e.path.as_str(), e.line, e.column))
+        .collect();
+    assert_eq!(
+        found,
+        [("spec.unknownField", 4, 8), ("spec.nodeName", 9, 18)]
+    );
+}

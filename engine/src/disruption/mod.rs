@@ -193,6 +193,11 @@ pub fn prepare(input: &Input) -> Prepared<'_> {
 }
 
 impl Prepared<'_> {
+    /// What decoding the disruption manifests found (each document's errors).
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+
     /// Evaluates every NodePool at `options.at`.
     pub fn evaluate(&self, options: &BudgetOptions) -> BudgetReport {
         let mut diags = self.diagnostics.clone();
