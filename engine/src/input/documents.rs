@@ -573,55 +573,28 @@ fn did_you_mean(message: &str) -> Option<&str> {
 /// the error's path. False when the error names no such field (a missing field, the root).
 fn leave_out(root: &mut Node, error: &DeError) -> bool {
     let data: &super::de::DeErrorData = error;
-    let (parent_path, last) = match data.path.0.split_last() {
-        Some((last, parent)) => (parent, last),
-        None => return false,
-    };
     let mut node = &mut *root;
-    for seg in parent_path {
-        let next = match (seg, &mut node.value) {
-            (PathSeg::Key(k), Value::Map(entries)) => entries
-                .iter_mut()
-                .find(|(key, _)| key.as_scalar() == Some(k.as_str()))
-                .map(|(_, v)| v),
-            (PathSeg::Index(i), Value::Seq(items)) => items.get_mut(*i),
-            _ => None,
-        };
-        match next {
-            Some(n) => node = n,
-            None => return false,
-        }
-    }
-    if let Some(dup) = data
+    // A repeated field's path is the mapping holding it; any other error's is the field.
+    let (path, remove) = match data
         .message
         .strip_prefix("duplicate field `")
         .and_then(|r| r.split('`').next())
     {
-        // The path is the mapping holding the repeated key.
-        let map = match (last, &mut node.value) {
-            (PathSeg::Key(k), Value::Map(entries)) => entries
-                .iter_mut()
-                .find(|(key, _)| key.as_scalar() == Some(k.as_str()))
-                .map(|(_, v)| v),
-            (PathSeg::Index(i), Value::Seq(items)) => items.get_mut(*i),
-            _ => None,
-        };
-        if let Some(Node {
-            value: Value::Map(entries),
-            ..
-        }) = map
-        {
-            if let Some(i) = entries.iter().position(|(k, _)| k.as_scalar() == Some(dup)) {
-                entries.remove(i);
-                return true;
-            }
+        Some(dup) => (&data.path.0[..], PathSeg::Key(dup.to_string())),
+        None if data.message.starts_with("missing field") => return false,
+        None => match data.path.0.split_last() {
+            Some((last, parent)) => (parent, last.clone()),
+            None => return false,
+        },
+    };
+    for seg in path {
+        match child(node, seg) {
+            Some(n) => node = n,
+            None => return false,
         }
-        return false;
     }
-    if data.message.starts_with("missing field") {
-        return false;
-    }
-    match (last, &mut node.value) {
+    // The first entry of a repeated key goes (the last one counts); otherwise the one there.
+    match (remove, &mut node.value) {
         (PathSeg::Key(k), Value::Map(entries)) => {
             match entries
                 .iter()
@@ -634,11 +607,23 @@ fn leave_out(root: &mut Node, error: &DeError) -> bool {
                 None => false,
             }
         }
-        (PathSeg::Index(i), Value::Seq(items)) if *i < items.len() => {
-            items.remove(*i);
+        (PathSeg::Index(i), Value::Seq(items)) if i < items.len() => {
+            items.remove(i);
             true
         }
         _ => false,
+    }
+}
+
+/// The child of `node` at `seg` (a mapping's first entry of that key, or a list item).
+fn child<'n>(node: &'n mut Node, seg: &PathSeg) -> Option<&'n mut Node> {
+    match (seg, &mut node.value) {
+        (PathSeg::Key(k), Value::Map(entries)) => entries
+            .iter_mut()
+            .find(|(key, _)| key.as_scalar() == Some(k.as_str()))
+            .map(|(_, v)| v),
+        (PathSeg::Index(i), Value::Seq(items)) => items.get_mut(*i),
+        _ => None,
     }
 }
 
@@ -771,18 +756,33 @@ fn alias_name(text: &str, at: usize) -> String {
 /// the mapping is large, the set of its keys (the duplicate check stays linear).
 enum Frame {
     Seq(Span, usize, usize, usize),
-    Map(
-        Span,
-        usize,
-        usize,
-        Option<Node>,
-        usize,
-        Option<std::collections::HashSet<String>>,
-    ),
+    Map(Span, usize, usize, Option<Node>, usize, RepeatedKeys),
 }
 
-/// Mappings up to this many entries check a new key by scanning; larger ones keep a set.
-const SCAN_KEYS: usize = 16;
+/// Finds repeated keys of one mapping being built: small mappings are scanned, a large one
+/// keeps a set of its keys (the check stays linear in the mapping's size).
+#[derive(Default)]
+pub(crate) struct RepeatedKeys(Option<std::collections::HashSet<String>>);
+
+impl RepeatedKeys {
+    /// Whether `key` is among the keys of `entries` (the mapping's entries so far).
+    pub(crate) fn check(&mut self, entries: &[(Node, Node)], key: &str) -> bool {
+        const SCAN: usize = 16;
+        match &mut self.0 {
+            Some(set) => !set.insert(key.to_string()),
+            None if entries.len() < SCAN => entries.iter().any(|(k, _)| k.as_scalar() == Some(key)),
+            None => {
+                let mut set: std::collections::HashSet<String> = entries
+                    .iter()
+                    .filter_map(|(k, _)| k.as_scalar().map(str::to_string))
+                    .collect();
+                let repeated = !set.insert(key.to_string());
+                self.0 = Some(set);
+                repeated
+            }
+        }
+    }
+}
 
 /// Builds the [`Node`] tree from parser events. Children of open collections wait on two
 /// shared stacks and move into an exactly sized `Vec` when their collection ends, so a
@@ -839,22 +839,7 @@ impl Builder {
                 Some(key) => {
                     if let Some(k) = key.as_scalar() {
                         let open = self.entries.get(*start..).unwrap_or_default();
-                        let repeated = match keys {
-                            Some(set) => !set.insert(k.to_string()),
-                            None if open.len() < SCAN_KEYS => {
-                                open.iter().any(|(ek, _)| ek.as_scalar() == Some(k))
-                            }
-                            None => {
-                                let mut set: std::collections::HashSet<String> = open
-                                    .iter()
-                                    .filter_map(|(ek, _)| ek.as_scalar().map(str::to_string))
-                                    .collect();
-                                let repeated = !set.insert(k.to_string());
-                                *keys = Some(set);
-                                repeated
-                            }
-                        };
-                        if repeated {
+                        if keys.check(open, k) {
                             self.duplicates.push((key.span, k.to_string()));
                         }
                     }
@@ -907,7 +892,7 @@ impl MarkedEventReceiver for Builder {
                 self.entries.len(),
                 None,
                 self.nodes,
-                None,
+                RepeatedKeys::default(),
             )),
             Event::SequenceEnd | Event::MappingEnd => {
                 let node = match self.stack.pop() {

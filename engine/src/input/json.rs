@@ -8,15 +8,12 @@
 //! the error in its words.
 
 use super::diagnostics::Span;
+use super::documents::RepeatedKeys;
 use super::documents::MAX_DEPTH;
 use super::node::{Node, Scalar, Value};
-use std::collections::HashSet;
 
 /// Repeated keys: where the repeat is, and the key.
 pub(crate) type Duplicates = Vec<(Span, String)>;
-
-/// Mappings up to this many entries check a new key by scanning; larger ones keep a set.
-const SCAN_KEYS: usize = 16;
 
 /// Whether `text` looks like a JSON document (its first non-blank character opens one).
 pub(crate) fn looks_like_json(text: &str) -> bool {
@@ -273,7 +270,7 @@ impl Reader<'_> {
     fn object(&mut self, span: Span) -> Option<Node> {
         self.open()?;
         let mut entries: Vec<(Node, Node)> = Vec::new();
-        let mut keys: Option<HashSet<String>> = None;
+        let mut keys = RepeatedKeys::default();
         if self.b.get(self.pos) == Some(&b'}') {
             self.advance(1);
         } else {
@@ -290,22 +287,7 @@ impl Reader<'_> {
                 self.advance(1);
                 self.skip_ws();
                 let value = self.value()?;
-                let repeated = match &mut keys {
-                    Some(set) => !set.insert(key.clone()),
-                    None if entries.len() < SCAN_KEYS => entries
-                        .iter()
-                        .any(|(k, _)| k.as_scalar() == Some(key.as_str())),
-                    None => {
-                        let mut set: HashSet<String> = entries
-                            .iter()
-                            .filter_map(|(k, _)| k.as_scalar().map(str::to_string))
-                            .collect();
-                        let repeated = !set.insert(key.clone());
-                        keys = Some(set);
-                        repeated
-                    }
-                };
-                if repeated {
+                if keys.check(&entries, &key) {
                     self.duplicates.push((key_span, key.clone()));
                 }
                 entries.push((
