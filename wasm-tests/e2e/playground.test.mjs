@@ -399,7 +399,7 @@ function bigFleet(n) {
   const docs = [];
   const regions = ['eastus', 'westus', 'westeurope', 'northeurope', 'southeastasia'];
   for (let i = 0; i < n; i++) {
-    docs.push(`apiVersion: cluster.kubernetes-fleet.io/v1\nkind: MemberCluster\nmetadata:\n  name: member-${String(i).padStart(4, '0')}\n  labels: {region: ${regions[i % 5]}, environment: ${i % 3 ? 'production' : 'staging'}}\nstatus:\n  properties:\n    kubernetes-fleet.io/node-count: {value: "${(i * 7) % 50 + 1}"}\n`);
+    docs.push(`apiVersion: cluster.kubernetes-fleet.io/v1\nkind: MemberCluster\nmetadata:\n  name: member-${String(i).padStart(4, '0')}\n  labels: {region: ${regions[i % 5]}, environment: ${i % 3 ? 'production' : 'staging'}}\nstatus:\n  agentStatus: [{type: MemberAgent, lastReceivedHeartbeat: "2026-03-02T07:59:00Z", conditions: [{type: Joined, status: "True"}, {type: Healthy, status: "True"}]}]\n  properties:\n    kubernetes-fleet.io/node-count: {value: "${(i * 7) % 50 + 1}"}\n`);
   }
   return docs.join('---\n');
 }
@@ -463,5 +463,6 @@ test('performance: first render, keystroke-to-result on 1,000 clusters, gzipped 
   console.log(`[perf] first render of the default example: ${first.toFixed(0)} ms after navigation start`);
   console.log(`[perf] keystroke-to-updated-result, 1,000 clusters: median ${med.toFixed(1)} ms, p95 ${p95(samples).toFixed(1)} ms (${samples.length} keystrokes; ${engineMs})`);
   console.log(`[perf] page transfer (wasm + JS + CSS + HTML, gzipped): ${(gz / 1024).toFixed(1)} KiB`);
-  assert.ok(gz < 800 * 1024, 'under 800 KB gzipped');
+  // The playground's transfer budget (SIZE.md).
+  assert.ok(gz <= 650 * 1024, 'at most 650 KB gzipped');
 });
