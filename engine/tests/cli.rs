@@ -204,3 +204,104 @@ fn at_snapshot_evaluates_a_dump_when_it_was_taken_and_now_says_why_all_are_filte
         "{stderr}"
     );
 }
+
+#[test]
+fn unknown_set_keys_and_bad_horizons_are_usage_errors_naming_what_is_accepted() {
+    let file = example("budget-ramp-up.yaml");
+    let f = file.to_str().unwrap_or("");
+    let out = run(&["budgets", f, "--set", "horizn=1h"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).lines().last(),
+        Some("fleet-policy: invalid options: unknown field `horizn`, expected one of `at`, `horizon`, `karpenterVersion`")
+    );
+    let out = run(&["budgets", f, "--horizon", "7d"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr).lines().last(),
+        Some("fleet-policy: --horizon 7d: time: unknown unit \"d\" in duration \"7d\"; a Go duration such as 168h, 36h30m or 90m is expected")
+    );
+    // Each command's help lists its keys, from the engine's option types.
+    let help = run(&["budgets", "--help"]);
+    assert!(
+        String::from_utf8_lossy(&help.stdout).contains("Keys: horizon, karpenterVersion"),
+        "{}",
+        String::from_utf8_lossy(&help.stdout)
+    );
+}
+
+#[test]
+fn a_closed_pipe_ends_quietly() {
+    use std::io::Read;
+    // A result far larger than a pipe's buffer, so that writing it meets the closed pipe.
+    let mut text: String = (0..3000)
+        .map(|i| format!("apiVersion: cluster.kubernetes-fleet.io/v1\nkind: MemberCluster\nmetadata: {{name: c{i}}}\n---\n"))
+        .collect();
+    text.push_str("apiVersion: placement.kubernetes-fleet.io/v1\nkind: ClusterResourcePlacement\nmetadata: {name: all}\nspec: {policy: {placementType: PickAll}}\n");
+    let dir = std::env::temp_dir().join(format!("fleet-policy-pipe-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    let file = dir.join("big.yaml");
+    if let Err(e) = std::fs::write(&file, text) {
+        panic!("cannot write {}: {e}", file.display());
+    }
+    let mut child = match bin()
+        .args([
+            "evaluate",
+            file.to_str().unwrap_or(""),
+            "--at",
+            "2026-01-01T00:00:00Z",
+        ])
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+    {
+        Ok(c) => c,
+        Err(e) => panic!("cannot run fleet-policy: {e}"),
+    };
+    // Read one byte, then close the pipe as `head -c 1` does.
+    let mut stdout = child.stdout.take().unwrap_or_else(|| panic!("no stdout"));
+    let mut one = [0u8; 1];
+    let _ = stdout.read(&mut one);
+    drop(stdout);
+    let out = child.wait_with_output().unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        !String::from_utf8_lossy(&out.stderr).contains("panicked"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn an_examples_at_line_is_its_instant_and_long_names_keep_columns_aligned() {
+    let file = example("kubefleet-staged-run.yaml");
+    let out = run(&["rollout", file.to_str().unwrap_or(""), "--format", "table"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with("note: evaluating at 2026-03-02T08:00:00Z, the `# at:` line of "),
+        "{stderr}"
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    // The run started at the pinned instant, not now.
+    assert!(
+        text.starts_with("ClusterStagedUpdateRun web-app-run — Waiting (start 2026-03-02 08:00"),
+        "{text}"
+    );
+    // Every row's STATE column starts where the header's does, whatever the names' length.
+    let lines: Vec<&str> = text.lines().skip(1).collect();
+    let col = lines.first().and_then(|h| h.find("STATE")).unwrap_or(0);
+    assert!(col > 0);
+    for l in &lines[1..] {
+        assert_eq!(l.get(col - 2..col), Some("  "), "{l}");
+        assert_ne!(l.get(col..col + 1), Some(" "), "{l}");
+    }
+    assert!(
+        text.contains("web-app-run-timedwait-staging  Completed"),
+        "{text}"
+    );
+}

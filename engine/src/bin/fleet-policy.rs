@@ -1,13 +1,18 @@
 //! `fleet-policy`: the engine on the command line, for CI pipelines.
 //!
 //! Exit codes: 0 result without input errors, 1 input errors (printed on stderr with
-//! file:line:column), 2 usage errors.
+//! file:line:column), 2 usage errors. A closed output pipe (`… | head -1`) ends quietly.
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use fleet_policy::report::{options_from_value, to_json, to_yaml, EvaluateOptions};
 use fleet_policy::{disruption, placement, rollout, Diagnostic, Input, Source};
 use serde::Serialize;
+use std::io::Write;
 use std::process::ExitCode;
+
+/// Diagnostics printed on stderr per severity; the rest are counted (the JSON/YAML result
+/// lists them all).
+const MAX_PRINTED: usize = 200;
 
 #[derive(Parser)]
 #[command(
@@ -36,7 +41,8 @@ struct Common {
     #[arg(long, value_enum, default_value = "json")]
     format: Format,
     /// Evaluation instant: RFC 3339, or `snapshot` for the instant the input was captured (its
-    /// newest heartbeat, condition or observation time); default: now.
+    /// newest heartbeat, condition or observation time). Default: the first file's
+    /// `# at: <RFC 3339>` comment line (as the playground reads the examples), else now.
     #[arg(long)]
     at: Option<String>,
     /// Engine option KEY=VALUE (VALUE as JSON, else a string); repeatable.
@@ -52,7 +58,7 @@ enum Command {
     Budgets {
         #[command(flatten)]
         common: Common,
-        /// Timeline horizon (Go duration, e.g. 168h); default 7 days.
+        /// Timeline horizon, a Go duration such as 168h or 36h30m; default 168h (7 days).
         #[arg(long)]
         horizon: Option<String>,
     },
@@ -79,14 +85,48 @@ fn read_sources(files: &[String]) -> Result<Vec<Source>, String> {
         .collect()
 }
 
+/// The keys `--set` takes for one engine's options (`at` has its own flag).
+fn options_keys<T: serde::de::DeserializeOwned>() -> Vec<&'static str> {
+    fleet_policy::report::option_keys::<T>()
+        .iter()
+        .copied()
+        .filter(|k| *k != "at")
+        .collect()
+}
+
+/// Every engine's `--set` keys.
+fn all_keys() -> Vec<&'static str> {
+    let mut k = fleet_policy::report::accepted_keys();
+    k.retain(|k| *k != "at");
+    k
+}
+
+/// The first `# at: <instant>` line among the leading comment lines of the sources.
+fn pinned_at(sources: &[Source]) -> Option<(String, String)> {
+    sources.iter().find_map(|s| {
+        s.text
+            .lines()
+            .take_while(|l| l.starts_with('#'))
+            .find_map(|l| l.strip_prefix("# at:"))
+            .map(|at| (s.name.clone(), at.trim().to_string()))
+    })
+}
+
 /// The input and the engine options of a command: the files read once, `--at` settled
 /// (`snapshot` is the input's own instant), `--set` and the command's flags.
 fn prepare(
     common: &Common,
     extra: &[(&str, Option<&String>)],
 ) -> Result<(Input, serde_json::Value), String> {
-    let input = Input::parse(&read_sources(&common.files)?);
-    let at = match common.at.as_deref() {
+    let sources = read_sources(&common.files)?;
+    let input = Input::parse(&sources);
+    // An example's `# at:` line pins its instant, in the CLI as in the playground.
+    let pinned = common.at.is_none().then(|| pinned_at(&sources)).flatten();
+    if let Some((file, at)) = &pinned {
+        eprintln!("note: evaluating at {at}, the `# at:` line of {file} (--at overrides it)");
+    }
+    let at_arg = common.at.clone().or(pinned.map(|(_, at)| at));
+    let at = match at_arg.as_deref() {
         Some(fleet_policy::AT_SNAPSHOT) => match input.snapshot() {
             Some(t) => t,
             None => {
@@ -107,9 +147,12 @@ fn prepare(
         }
     }
     for kv in &common.set {
-        let (k, v) = kv
-            .split_once('=')
-            .ok_or_else(|| format!("--set {kv}: expected KEY=VALUE"))?;
+        let (k, v) = kv.split_once('=').ok_or_else(|| {
+            format!(
+                "--set {kv}: expected KEY=VALUE; keys: {}",
+                fleet_policy::report::accepted_keys().join(", ")
+            )
+        })?;
         let value = serde_json::from_str(v).unwrap_or_else(|_| serde_json::Value::String(v.into()));
         map.insert(k.into(), value);
     }
@@ -133,16 +176,35 @@ fn emit<T: Serialize>(
     if !text.is_empty() && !text.ends_with('\n') {
         text.push('\n');
     }
-    print!("{text}");
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        // A reader that has seen enough (`| head`) closed the pipe: nothing is wrong.
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            return ExitCode::SUCCESS;
+        }
+        let _ = writeln!(
+            std::io::stderr(),
+            "fleet-policy: cannot write the result: {e}"
+        );
+        return ExitCode::from(2);
+    }
+    let mut err = std::io::BufWriter::new(std::io::stderr().lock());
     for n in notices {
-        eprintln!("note: {}", n.message);
+        let _ = writeln!(err, "note: {}", n.message);
     }
-    for w in warnings {
-        eprintln!("{w}");
+    for (list, what) in [(warnings, "warning"), (errors, "error")] {
+        for d in list.iter().take(MAX_PRINTED) {
+            let _ = writeln!(err, "{d}");
+        }
+        if list.len() > MAX_PRINTED {
+            let _ = writeln!(
+                err,
+                "{what}: … and {} more {what}s (the --format json result lists them all)",
+                list.len() - MAX_PRINTED
+            );
+        }
     }
-    for e in errors {
-        eprintln!("{e}");
-    }
+    let _ = err.flush();
     if errors.is_empty() {
         ExitCode::SUCCESS
     } else {
@@ -197,6 +259,13 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             )
         }
         Command::Budgets { common: c, horizon } => {
+            if let Some(h) = &horizon {
+                fleet_policy::input::duration::GoDuration::parse(h).map_err(|e| {
+                    format!(
+                        "--horizon {h}: {e}; a Go duration such as 168h, 36h30m or 90m is expected"
+                    )
+                })?;
+            }
             let (input, o) = prepare(&c, &[("horizon", horizon.as_ref())])?;
             let opts: disruption::BudgetOptions = options_from_value(&o)?;
             let r = fleet_policy::budgets_input(&input, &opts);
@@ -252,11 +321,32 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // `--set` keys come from the engine's option types, so the help cannot drift from them.
+    let keys = |keys: Vec<&str>| {
+        format!(
+            "Engine option KEY=VALUE (VALUE as JSON, else a string); repeatable. Keys: {}",
+            keys.join(", ")
+        )
+    };
+    let mut cmd = Cli::command();
+    for (name, accepted) in [
+        ("place", options_keys::<placement::PlaceOptions>()),
+        ("budgets", options_keys::<disruption::BudgetOptions>()),
+        ("rollout", options_keys::<rollout::RolloutOptions>()),
+        ("evaluate", all_keys()),
+        ("validate", all_keys()),
+    ] {
+        let help = keys(accepted);
+        cmd = cmd.mut_subcommand(name, |c| c.mut_arg("set", |a| a.help(help)));
+    }
+    let cli = match Cli::from_arg_matches(&cmd.get_matches()) {
+        Ok(c) => c,
+        Err(e) => e.exit(),
+    };
     match run(cli) {
         Ok(code) => code,
         Err(msg) => {
-            eprintln!("fleet-policy: {msg}");
+            let _ = writeln!(std::io::stderr(), "fleet-policy: {msg}");
             ExitCode::from(2)
         }
     }

@@ -28,7 +28,7 @@ pub fn render(report: &PlacementReport) -> String {
             .chain(&p.not_picked)
             .map(|c| c.cluster.len())
             .chain(p.filtered.iter().map(|c| c.cluster.len()))
-            .chain(p.kept.iter().map(String::len))
+            .chain(p.kept.iter().chain(&p.unscheduled).map(String::len))
             .max()
             .unwrap_or(7)
             .max(7);

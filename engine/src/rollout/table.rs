@@ -26,38 +26,51 @@ pub fn render(report: &RolloutReport) -> String {
         if let Some(m) = &r.message {
             let _ = writeln!(out, "  {m}");
         }
-        let _ = writeln!(
-            out,
-            "  {:<24} {:<20} {:<28} {:<11} {:<17} {:<17}",
-            "STAGE", "GROUP", "MEMBER", "STATE", "START", "END"
-        );
+        // Rows first, then columns as wide as their longest cell (names can be long).
+        let mut rows: Vec<[String; 6]> = vec![[
+            "STAGE".into(),
+            "GROUP".into(),
+            "MEMBER".into(),
+            "STATE".into(),
+            "START".into(),
+            "END".into(),
+        ]];
         for s in &r.stages {
             for g in &s.groups {
                 for m in &g.members {
-                    let _ = writeln!(
-                        out,
-                        "  {:<24} {:<20} {:<28} {:<11} {:<17} {:<17}",
-                        s.name,
-                        g.name,
-                        m.cluster,
+                    rows.push([
+                        s.name.to_string(),
+                        g.name.to_string(),
+                        m.cluster.to_string(),
                         format!("{:?}", m.state),
                         time(&m.start),
-                        time(&m.end)
-                    );
+                        time(&m.end),
+                    ]);
                 }
             }
             for w in &s.waits {
-                let _ = writeln!(
-                    out,
-                    "  {:<24} {:<20} {:<28} {:<11} {:<17} {:<17}",
-                    s.name,
+                rows.push([
+                    s.name.to_string(),
                     format!("{:?}", w.kind),
-                    w.name,
+                    w.name.to_string(),
                     format!("{:?}", w.state),
                     time(&w.start),
-                    time(&w.end)
-                );
+                    time(&w.end),
+                ]);
             }
+        }
+        let mut widths = [0usize; 6];
+        for row in &rows {
+            for (w, cell) in widths.iter_mut().zip(row) {
+                *w = (*w).max(cell.chars().count());
+            }
+        }
+        for row in &rows {
+            let mut line = String::new();
+            for (cell, w) in row.iter().zip(widths) {
+                let _ = write!(line, "  {cell:<w$}");
+            }
+            let _ = writeln!(out, "{}", line.trim_end());
         }
         for e in &r.excluded {
             let _ = writeln!(out, "  excluded {}: {}", e.cluster, e.message);
