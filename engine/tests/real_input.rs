@@ -454,3 +454,86 @@ spec: {nodeName: 5}
         [("spec.unknownField", 4, 8), ("spec.nodeName", 9, 18)]
     );
 }
+
+/// What `az` prints (flattened `list`/`show` output and the REST shape, arrays and single
+/// objects, ids in mixed case) gives the rollout the same fleet written in our own kinds
+/// gives: members from `az fleet member list`, their versions and node pools from
+/// `az aks list`, the maintenance window from `az aks maintenanceconfiguration show`.
+#[test]
+fn az_output_is_read_as_it_is_printed() {
+    let az = [
+        "az/fleet-member-list.json",
+        "az/fleet-updatestrategy-show.json",
+        "az/updaterun-rest.json",
+        "az/aks-list.json",
+        "az/aks-maintenanceconfiguration-show.json",
+        "az/fleet-show.json",
+    ]
+    .map(corpus);
+    let t = at("2026-03-02T08:00:00Z");
+    let r = fleet_policy::rollout(&az, &RolloutOptions::at(t));
+    assert!(r.errors.is_empty(), "{:?}", r.errors.first());
+    assert_eq!(
+        r.notices
+            .iter()
+            .map(|n| n.message.as_str())
+            .collect::<Vec<_>>(),
+        ["ignored (no engine reads these kinds): 1 × Microsoft.ContainerService/fleets"]
+    );
+    let run = &r.rollouts[0];
+    let rows: Vec<(String, String, String, Option<String>)> = run
+        .stages
+        .iter()
+        .flat_map(|s| {
+            s.groups
+                .iter()
+                .flat_map(move |g| g.members.iter().map(move |m| (s, g, m)))
+        })
+        .map(|(s, g, m)| {
+            (
+                format!("{}/{}", s.name, g.name),
+                m.cluster.to_string(),
+                format!("{:?}", m.state),
+                m.start.map(|t| t.to_rfc3339()),
+            )
+        })
+        .collect();
+    let row = |sg: &str, c: &str, st: &str, start: Option<&str>| {
+        (
+            sg.to_string(),
+            c.to_string(),
+            st.to_string(),
+            start.map(str::to_string),
+        )
+    };
+    assert_eq!(
+        rows,
+        [
+            row(
+                "canary/canary",
+                "aks-canary",
+                "Completed",
+                Some("2026-03-02T08:00:00+00:00")
+            ),
+            // Its cluster id is written `resourcegroups/…/ManagedClusters/…`: joined anyway.
+            row(
+                "prod/prod-eu",
+                "aks-eu-1",
+                "Completed",
+                Some("2026-03-02T10:00:00+00:00")
+            ),
+            // `az aks list` says it already runs 1.30.5.
+            row("prod/prod-eu", "aks-eu-2", "Skipped", None),
+            // Its planned maintenance opens on Saturday at 22:00 UTC.
+            row(
+                "prod/prod-us",
+                "aks-us-1",
+                "Completed",
+                Some("2026-03-07T22:00:00+00:00")
+            ),
+        ]
+    );
+    let hand = fleet_policy::rollout(&[corpus("az/handwritten.yaml")], &RolloutOptions::at(t));
+    assert!(hand.errors.is_empty(), "{:?}", hand.errors.first());
+    assert_eq!(json(&run), json(&hand.rollouts[0]));
+}

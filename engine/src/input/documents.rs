@@ -262,8 +262,15 @@ pub struct Input {
     /// Problems with the YAML or with `apiVersion`/`kind`.
     pub diagnostics: Vec<Diagnostic>,
     /// `(apiVersion, kind)` of each manifest of a kind no engine reads (neighbouring kinds
-    /// such as EC2NodeClass, Namespace or ClusterResourceOverride), in input order.
+    /// such as EC2NodeClass, Namespace or ClusterResourceOverride), in input order; ARM
+    /// resources of other types as `("", type)`.
     pub ignored: Vec<(String, String)>,
+    /// AKS clusters as `az aks show` prints them: the lower-case resource id and the facts a
+    /// fleet member's `cluster` takes from them.
+    pub azure_clusters: Vec<(String, Node)>,
+    /// AKS maintenance configurations: the lower-case id of their cluster, and the
+    /// configuration in the `cluster` extension's shape.
+    pub azure_maintenance: Vec<(String, Node)>,
 }
 
 impl Input {
@@ -273,6 +280,7 @@ impl Input {
         for source in sources {
             read_source(source, &mut input);
         }
+        input.join_azure();
         input
     }
 
@@ -302,6 +310,45 @@ impl Input {
             }
         }
         out
+    }
+
+    /// Gives each FleetMember without `cluster` facts those of the AKS cluster (and its
+    /// maintenance configurations) that its `clusterResourceId` names, as ARM compares ids:
+    /// case-insensitively.
+    fn join_azure(&mut self) {
+        if self.azure_clusters.is_empty() && self.azure_maintenance.is_empty() {
+            return;
+        }
+        let id = kinds::id("FleetMember");
+        for doc in self
+            .documents
+            .iter_mut()
+            .filter(|d| d.is_kind(id, "FleetMember"))
+        {
+            let Some(cluster_id) = doc
+                .root
+                .get("properties")
+                .and_then(|p| p.get("clusterResourceId"))
+                .and_then(Node::as_scalar)
+                .map(str::to_ascii_lowercase)
+            else {
+                continue;
+            };
+            let facts = self
+                .azure_clusters
+                .iter()
+                .find(|(id, _)| *id == cluster_id)
+                .map(|(_, n)| n);
+            let configs: Vec<Node> = self
+                .azure_maintenance
+                .iter()
+                .filter(|(id, _)| *id == cluster_id)
+                .map(|(_, n)| n.clone())
+                .collect();
+            if facts.is_some() || !configs.is_empty() {
+                super::arm::attach(&mut doc.root, facts, &configs);
+            }
+        }
     }
 
     /// Whether any error was found while reading.
@@ -450,12 +497,61 @@ fn read_manifest(
         root,
         layout: Layout::default(),
     };
+    // `az … list` prints an array of ARM resources.
+    if let (Value::Seq(items), None) = (&doc.root.value, item) {
+        let all_arm = !items.is_empty()
+            && items
+                .iter()
+                .all(|i| i.get("apiVersion").is_none() && super::arm::arm_type(i).is_some());
+        if all_arm {
+            let Value::Seq(items) = std::mem::replace(&mut doc.root.value, Value::Null) else {
+                return;
+            };
+            for (i, node) in items.into_iter().enumerate() {
+                read_manifest(source, index, Some(i), node, input);
+            }
+            return;
+        }
+    }
     if doc.root.as_map().is_none() {
         input.diagnostics.push(doc.error(
             &FieldPath::root(),
             "a manifest must be a mapping with apiVersion, kind and metadata",
         ));
         return;
+    }
+    // An Azure resource as `az` prints it: no apiVersion, an ARM `type`.
+    if doc.root.get("apiVersion").is_none() {
+        if let Some(t) = super::arm::arm_type(&doc.root).map(str::to_string) {
+            use super::arm::ArmKind;
+            let id = doc
+                .root
+                .get("id")
+                .and_then(Node::as_scalar)
+                .map(str::to_ascii_lowercase);
+            match super::arm::classify(&t) {
+                ArmKind::Fleet(kind) => {
+                    doc.root = super::arm::fleet_document(doc.root, kind);
+                }
+                ArmKind::ManagedCluster => {
+                    let facts = super::arm::cluster_facts(&doc.root);
+                    input.azure_clusters.push((id.unwrap_or_default(), facts));
+                    return;
+                }
+                ArmKind::MaintenanceConfiguration => {
+                    let parent = id.as_deref().and_then(super::arm::parent_cluster_id);
+                    match (parent, super::arm::maintenance_configuration(&doc.root)) {
+                        (Some(p), Some(c)) => input.azure_maintenance.push((p, c)),
+                        _ => input.ignored.push((String::new(), t)),
+                    }
+                    return;
+                }
+                ArmKind::Other => {
+                    input.ignored.push((String::new(), t));
+                    return;
+                }
+            }
+        }
     }
     doc.name = doc
         .root

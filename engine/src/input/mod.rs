@@ -1,5 +1,6 @@
 //! Text → typed manifests: YAML documents with spans, kinds, and shared value types.
 
+pub(crate) mod arm;
 pub mod de;
 pub mod diagnostics;
 pub mod documents;

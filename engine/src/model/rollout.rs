@@ -79,6 +79,9 @@ pub struct UpdateRunProperties {
     /// Status (ignored: the engine simulates it).
     #[serde(default)]
     pub status: Option<crate::model::Opaque>,
+    /// The auto-upgrade profile that created the run (ignored).
+    #[serde(default)]
+    pub auto_upgrade_profile_id: Option<String>,
 }
 
 /// `UpdateRunStrategy`.
@@ -226,6 +229,9 @@ pub struct FleetMemberProperties {
     /// Ignored.
     #[serde(default)]
     pub status: Option<crate::model::Opaque>,
+    /// Member labels (ignored).
+    #[serde(default)]
+    pub labels: Option<crate::model::Opaque>,
 }
 
 /// Our extension on FleetMember: the AKS cluster facts an update run depends on (ARM
@@ -415,6 +421,12 @@ pub struct AutoUpgradeProfileProperties {
     /// Ignored.
     #[serde(default)]
     pub auto_upgrade_profile_status: Option<crate::model::Opaque>,
+    /// Pinned target version (ignored).
+    #[serde(default)]
+    pub target_kubernetes_version: Option<String>,
+    /// Long-term-support channel switch (ignored).
+    #[serde(default)]
+    pub long_term_support: Option<bool>,
 }
 
 /// Our kind `AvailableVersions`: what `az aks get-versions` / the node image catalogue say is

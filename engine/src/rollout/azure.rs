@@ -656,7 +656,10 @@ fn run_spec<'s>(
 ) -> Option<RunSpec<'s>> {
     let before = ctx.errors.len();
     let p = &r.properties;
-    if p.strategy.is_some() && p.update_strategy_id.is_some() {
+    // A run to create names one or the other. A run as ARM shows it (it has a
+    // provisioningState) carries both: the strategy is the snapshot taken from the
+    // referenced one when it was created, and it is the one the run follows.
+    if p.strategy.is_some() && p.update_strategy_id.is_some() && p.provisioning_state.is_none() {
         ctx.layered(
             doc,
             "properties.updateStrategyId",
