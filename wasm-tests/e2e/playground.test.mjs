@@ -466,3 +466,70 @@ test('performance: first render, keystroke-to-result on 1,000 clusters, gzipped 
   // The playground's transfer budget (SIZE.md).
   assert.ok(gz <= 650 * 1024, 'at most 650 KB gzipped');
 });
+
+// ---------------------------------------------------------------------------------------------
+// Real dumps: the snapshot instant, notices, the last good result, and share links over a
+// saved session.
+
+const DUMP = [0, 1, 2].map((i) => `apiVersion: cluster.kubernetes-fleet.io/v1beta1
+kind: MemberCluster
+metadata: {name: member-${i}, labels: {env: prod}}
+status:
+  agentStatus:
+  - type: MemberAgent
+    lastReceivedHeartbeat: "2026-03-04T11:58:4${i}Z"
+    conditions:
+    - {type: Joined, status: "True", lastTransitionTime: "2025-11-10T09:13:20Z"}
+    - {type: Healthy, status: "True", lastTransitionTime: "2025-11-10T09:13:20Z"}
+`).join('---\n');
+const PICK_ALL = 'apiVersion: placement.kubernetes-fleet.io/v1\nkind: ClusterResourcePlacement\nmetadata: {name: web}\nspec:\n  policy: {placementType: PickAll}\n';
+
+test('a pasted dump is evaluated when it was taken; at now a notice says why all are filtered', async () => {
+  const state = { fleet: DUMP, policy: PICK_ALL, at: null, view: 'placement', whatIf: {}, example: null };
+  const page = await open(shareHash(state));
+  await page.waitForSelector('table.clusters tbody tr');
+  assert.match(await page.textContent('.evaluated'), /^Evaluated at 2026-03-04T11:58:42Z \(the input's snapshot/);
+  assert.equal(await page.getAttribute('#time-snapshot', 'aria-pressed'), 'true');
+  assert.deepEqual((await placementRows(page)).map((r) => [r[1], r[2]]),
+    [['member-0', 'picked'], ['member-1', 'picked'], ['member-2', 'picked']]);
+  assert.equal(await page.$('#notices'), null);
+  // Now (months later): every heartbeat is stale; the notice names the snapshot and offers it.
+  await afterEval(page, () => page.click('#time-now'));
+  const notice = await page.textContent('#notices li[data-kind="staleHeartbeats"]');
+  assert.match(notice, /^3 of 3 member agents sent no heartbeat in the 5 minutes before .*; the input was captured at 2026-03-04T11:58:42Z/);
+  assert.match(await page.textContent('.placement .summary'), /0 picked/);
+  await afterEval(page, () => page.click('#notices .to-snapshot'));
+  assert.match(await page.textContent('.evaluated'), /the input's snapshot/);
+  assert.equal(await page.$('#notices'), null);
+  await shot(page, 'snapshot-instant');
+  await page.close();
+});
+
+test('while the input has errors, the last result that evaluated stays, dimmed and labelled', async () => {
+  const page = await open();
+  await loadExample(page, 'pickfixed');
+  const before = await placementRows(page);
+  assert.ok(before.length > 0);
+  await replaceEditor(page, 'policy', 'apiVersion: placement.kubernetes-fleet.io/v1\nkind: ClusterResourcePlacement\nmetadata: {name: [oops}\n');
+  await page.waitForSelector('#stale-label');
+  assert.equal(await page.textContent('#stale-label'), 'Showing the last result that evaluated; fix the errors to update it.');
+  assert.match(await page.getAttribute('#result-panel', 'class'), /\bstale\b/);
+  assert.deepEqual(await placementRows(page), before);
+  assert.match(await page.textContent('#diagnostics li.error .message'), /^invalid YAML: /);
+  await page.close();
+});
+
+test('opening a share link keeps the saved session, with a way back', async () => {
+  const page = await open();
+  await loadExample(page, 'budget-business-hours');
+  const saved = await page.evaluate(() => localStorage.getItem('fleet-policy-playground/state'));
+  const state = { fleet: DUMP, policy: PICK_ALL, at: null, view: 'placement', whatIf: {}, example: null };
+  await page.goto(env.base + '/?link' + shareHash(state));
+  await page.waitForSelector('table.clusters tbody tr');
+  await page.waitForSelector('#restore-previous');
+  await afterEval(page, () => page.click('#restore-previous'));
+  await page.waitForSelector('table.allowed');
+  assert.equal(await page.evaluate(() => localStorage.getItem('fleet-policy-playground/state')), saved);
+  assert.equal(await page.$('#restore-previous'), null);
+  await page.close();
+});

@@ -78,6 +78,8 @@ pub enum Msg {
     DismissNotice,
     /// The URL fragment changed (a share link pasted into this tab).
     OpenLink,
+    /// Bring back the session a share link replaced.
+    RestorePrevious,
     /// Save the state locally (typing paused).
     Save,
 }
@@ -92,6 +94,9 @@ struct Shown {
     rollouts: Rc<Vec<Value>>,
     observed: Option<Rc<Vec<Value>>>,
     facts: Rc<Facts>,
+    /// The results shown are the last ones that evaluated: the input has errors now and
+    /// yields none.
+    stale: bool,
 }
 
 /// The playground.
@@ -214,12 +219,33 @@ impl App {
             observed: eval.observed_rollouts.clone().map(Rc::new),
             facts: Rc::new(facts),
             eval: Rc::new(eval),
+            stale: false,
         }
+    }
+
+    /// The new results, or — while the input has errors that leave nothing to show (a YAML
+    /// syntax error mid-typing) — the last results that evaluated, marked stale.
+    fn keep_last_good(&self, mut next: Shown) -> Shown {
+        let empty =
+            next.placements.is_empty() && next.node_pools.is_empty() && next.rollouts.is_empty();
+        let had = !self.shown.placements.is_empty()
+            || !self.shown.node_pools.is_empty()
+            || !self.shown.rollouts.is_empty();
+        if !next.errors.is_empty() && empty && had {
+            next.placements = self.shown.placements.clone();
+            next.node_pools = self.shown.node_pools.clone();
+            next.rollouts = self.shown.rollouts.clone();
+            next.observed = self.shown.observed.clone();
+            next.facts = self.shown.facts.clone();
+            next.stale = true;
+        }
+        next
     }
 
     fn refresh(&mut self) {
         let started = now_ms();
-        self.shown = self.compute();
+        let next = self.compute();
+        self.shown = self.keep_last_good(next);
         self.seq += 1;
         self.dirty_markers = true;
         self.save_timer = None;
@@ -232,7 +258,8 @@ impl App {
     fn refresh_typing(&mut self, ctx: &Context<Self>) {
         let started = now_ms();
         mark("fleet:evaluate-start");
-        self.shown = self.compute();
+        let next = self.compute();
+        self.shown = self.keep_last_good(next);
         mark("fleet:evaluate-end");
         self.seq += 1;
         self.dirty_markers = true;
@@ -304,9 +331,17 @@ impl Component for App {
 
     fn create(_ctx: &Context<Self>) -> Self {
         // A share link wins over the last local state, which wins over the default example.
-        let (from_link, notice) = from_link();
+        // The session a link replaces is kept aside, to be restored.
+        let (from_link, mut notice) = from_link();
+        let saved = share::load();
+        if let (Some(link), Some(saved)) = (&from_link, &saved) {
+            if link != saved {
+                share::save_previous(saved);
+                notice.get_or_insert_with(|| "Opened a shared link.".to_string());
+            }
+        }
         let state = from_link
-            .or_else(share::load)
+            .or(saved)
             .unwrap_or_else(|| example_state(&EXAMPLES[0]));
         let theme = share::load_theme().unwrap_or_else(system_theme);
         apply_theme(&theme);
@@ -316,6 +351,9 @@ impl Component for App {
                 eval: Rc::new(Evaluation {
                     at: Default::default(),
                     at_is_now: true,
+                    at_is_snapshot: false,
+                    snapshot: None,
+                    notices: Vec::new(),
                     report: Value::Null,
                     observed_rollouts: None,
                     errors: vec![],
@@ -329,6 +367,7 @@ impl Component for App {
                 rollouts: Rc::default(),
                 observed: None,
                 facts: Rc::default(),
+                stale: false,
             },
             selected: None,
             pinned: None,
@@ -515,11 +554,25 @@ impl Component for App {
             Msg::OpenLink => {
                 let (state, notice) = from_link();
                 if let Some(state) = state {
+                    if state != self.state {
+                        share::save_previous(&self.state);
+                    }
                     self.clear_highlights();
                     self.load_state(state);
                     self.share_url = None;
                 }
-                self.notice = notice;
+                self.notice = notice.or_else(|| {
+                    share::load_previous().map(|_| "Opened a shared link.".to_string())
+                });
+                true
+            }
+            Msg::RestorePrevious => {
+                if let Some(previous) = share::take_previous() {
+                    self.clear_highlights();
+                    self.load_state(previous);
+                    share::set_fragment("");
+                }
+                self.notice = None;
                 true
             }
         }
@@ -636,7 +689,12 @@ impl Component for App {
                     <div class="time">
                         <label for="eval-time">{ "Evaluation time (UTC)" }</label>
                         <input type="datetime-local" id="eval-time" step="1" value={at_value} onchange={on_at} />
-                        <button type="button" id="time-now" onclick={link.callback(|_| Msg::SetAt(None))} aria-pressed={eval.at_is_now.to_string()}>{ "Now" }</button>
+                        <button type="button" id="time-now" onclick={link.callback(|_| Msg::SetAt(Some("now".to_string())))} aria-pressed={eval.at_is_now.to_string()}>{ "Now" }</button>
+                        if let Some(snap) = eval.snapshot {
+                            <button type="button" id="time-snapshot" onclick={link.callback(|_| Msg::SetAt(Some(fleet_policy::AT_SNAPSHOT.to_string())))}
+                                aria-pressed={eval.at_is_snapshot.to_string()}
+                                title={format!("The input's own instant: its newest heartbeat or observation, {}", snap.to_rfc3339_opts(SecondsFormat::Secs, true))}>{ "Snapshot" }</button>
+                        }
                         <span class="muted local-time">{ format!("= {local} local time ({offset})") }</span>
                     </div>
                     <div class="actions">
@@ -656,6 +714,9 @@ impl Component for App {
                 </header>
                 if let Some(n) = &self.notice {
                     <div class="notice" role="status" id="notice">{ n.clone() }
+                        if share::load_previous().is_some() {
+                            { " " }<button type="button" id="restore-previous" onclick={link.callback(|_| Msg::RestorePrevious)}>{ "Restore your previous session" }</button>
+                        }
                         <button type="button" onclick={link.callback(|_| Msg::DismissNotice)} aria-label="Dismiss notice">{ "×" }</button></div>
                 }
                 if let Some(u) = &self.share_url {
@@ -691,6 +752,21 @@ impl Component for App {
                     <section class="pane result-pane" aria-label="Result">
                         <Problems errors={self.shown.errors.clone()} warnings={self.shown.warnings.clone()}
                             on_jump={link.callback(|(s, l, c)| Msg::Jump(s, l, c))} />
+                        if !eval.notices.is_empty() {
+                            <ul class="notices" id="notices" aria-label="About the input">
+                                { for eval.notices.iter().map(|n| html! {
+                                    <li class="input-notice" data-kind={serde_json::to_value(n.kind).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default()}>
+                                        { n.message.clone() }
+                                        if n.kind == fleet_policy::notice::NoticeKind::StaleHeartbeats && n.snapshot.is_some() {
+                                            { " " }<button type="button" class="to-snapshot" onclick={link.callback(|_| Msg::SetAt(Some(fleet_policy::AT_SNAPSHOT.to_string())))}>{ "Evaluate at the snapshot" }</button>
+                                        }
+                                    </li>
+                                }) }
+                            </ul>
+                        }
+                        if self.shown.stale {
+                            <p class="stale-label" id="stale-label" role="status">{ "Showing the last result that evaluated; fix the errors to update it." }</p>
+                        }
                         if let (Some(ch), Some((_, label))) = (&changes, &self.pinned) {
                             <section class="compare" id="compare" aria-label="Changes since the pinned result">
                                 <h2>{ format!("Changes since the result {label}") }</h2>
@@ -704,8 +780,10 @@ impl Component for App {
                         <div class="tabs" role="tablist" aria-label="Result views">
                             { tab(View::Placement) }{ tab(View::Disruption) }{ tab(View::Rollout) }
                         </div>
-                        <div id="result-panel" role="tabpanel" aria-labelledby={format!("tab-{}", self.state.view.id())} class={format!("view-{}", self.state.view.id())}>
-                            <p class="muted evaluated">{ format!("Evaluated at {}{} in {:.1} ms", eval.at.to_rfc3339_opts(SecondsFormat::Secs, true), if eval.at_is_now { " (now)" } else { "" }, eval.engine_ms) }</p>
+                        <div id="result-panel" role="tabpanel" aria-labelledby={format!("tab-{}", self.state.view.id())}
+                            class={classes!(format!("view-{}", self.state.view.id()), self.shown.stale.then_some("stale"))}>
+                            <p class="muted evaluated">{ format!("Evaluated at {}{} in {:.1} ms", eval.at.to_rfc3339_opts(SecondsFormat::Secs, true),
+                                if eval.at_is_now { " (now)" } else if eval.at_is_snapshot { " (the input's snapshot: its newest heartbeat or observation)" } else { "" }, eval.engine_ms) }</p>
                             { match self.state.view {
                                 View::Placement => html! {
                                     <PlacementView placements={self.shown.placements.clone()} facts={self.shown.facts.clone()}

@@ -18,6 +18,12 @@ pub struct Evaluation {
     pub at: DateTime<Utc>,
     /// Whether `at` was "now".
     pub at_is_now: bool,
+    /// Whether `at` is the input's snapshot instant (its newest heartbeat or observation).
+    pub at_is_snapshot: bool,
+    /// The input's snapshot instant, when it carries times.
+    pub snapshot: Option<DateTime<Utc>>,
+    /// The report's notices (typed; their words are the engine's).
+    pub notices: Vec<fleet_policy::notice::Notice>,
     /// `EvaluateReport` in its serialised form (what the views and the export read).
     pub report: Value,
     /// Rollouts observed at the time slider's instant (when one is set).
@@ -108,10 +114,23 @@ impl Parsed {
 /// Evaluates the state.
 pub fn evaluate(state: &State, parsed_cache: &mut Parsed) -> Evaluation {
     let started = js_sys::Date::now();
-    let parsed = state.at.as_deref().and_then(parse_at);
-    let at = parsed.unwrap_or_else(now);
     parsed_cache.update(state);
     let input = &parsed_cache.input;
+    // No instant chosen: a dump is evaluated when it was taken (its snapshot), hand-written
+    // input now. "now" and "snapshot" are the two buttons; anything else is an instant.
+    let snapshot = input.snapshot();
+    let (at, at_is_now, at_is_snapshot) = match state.at.as_deref() {
+        Some("now") => (now(), true, false),
+        Some(fleet_policy::AT_SNAPSHOT) | None => match snapshot {
+            Some(t) => (t, false, true),
+            None => (now(), true, false),
+        },
+        Some(t) => match parse_at(t) {
+            Some(t) => (t, false, false),
+            None => (now(), true, false),
+        },
+    };
+    let mut notices = Vec::new();
     let options = options_json(state, at);
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
@@ -122,6 +141,7 @@ pub fn evaluate(state: &State, parsed_cache: &mut Parsed) -> Evaluation {
             let r = fleet_policy::evaluate_input(input, &o);
             errors = r.errors.clone();
             warnings = r.warnings.clone();
+            notices = r.notices.clone();
             // The time slider views the same rollouts at another instant: no new run.
             observed_rollouts = observe.map(|t| {
                 r.rollouts
@@ -142,7 +162,10 @@ pub fn evaluate(state: &State, parsed_cache: &mut Parsed) -> Evaluation {
     };
     Evaluation {
         at,
-        at_is_now: parsed.is_none(),
+        at_is_now,
+        at_is_snapshot,
+        snapshot,
+        notices,
         report,
         observed_rollouts,
         errors,

@@ -15,6 +15,9 @@ use base64::Engine as _;
 /// localStorage key of the last state.
 #[cfg(target_arch = "wasm32")]
 const STORAGE_KEY: &str = "fleet-policy-playground/state";
+/// localStorage key of the session a share link replaced (until restored or replaced).
+#[cfg(target_arch = "wasm32")]
+const PREVIOUS_KEY: &str = "fleet-policy-playground/previous";
 /// localStorage key of the theme choice.
 #[cfg(target_arch = "wasm32")]
 const THEME_KEY: &str = "fleet-policy-playground/theme";
@@ -142,6 +145,31 @@ pub fn save(state: &State) {
 pub fn load() -> Option<State> {
     let json = storage()?.get_item(STORAGE_KEY).ok().flatten()?;
     serde_json::from_str(&json).ok()
+}
+
+#[cfg(target_arch = "wasm32")]
+/// Keeps aside the session a share link replaces.
+pub fn save_previous(state: &State) {
+    if let (Some(s), Ok(json)) = (storage(), serde_json::to_string(state)) {
+        let _ = s.set_item(PREVIOUS_KEY, &json);
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+/// The session kept aside, if any.
+pub fn load_previous() -> Option<State> {
+    let json = storage()?.get_item(PREVIOUS_KEY).ok().flatten()?;
+    serde_json::from_str(&json).ok()
+}
+
+#[cfg(target_arch = "wasm32")]
+/// The session kept aside, taken out of storage.
+pub fn take_previous() -> Option<State> {
+    let previous = load_previous();
+    if let Some(s) = storage() {
+        let _ = s.remove_item(PREVIOUS_KEY);
+    }
+    previous
 }
 
 #[cfg(target_arch = "wasm32")]

@@ -39,6 +39,38 @@ pub fn rollout_view(p: &RolloutProps) -> Html {
     html! { <>{ for p.rollouts.iter().map(|r| one(r, p)) }</> }
 }
 
+/// Where a KubeFleet rollout's clusters came from, and where given bindings differ from the
+/// placement's decision (the engine's `targets`, rendered as they are).
+fn targets(r: &Value) -> Html {
+    let Some(t) = r.get("targets") else {
+        return html! {};
+    };
+    let list = |k: &str| -> Vec<String> {
+        arr(t, k)
+            .iter()
+            .filter_map(|v| v.as_str().map(str::to_string))
+            .collect()
+    };
+    let source = match s(t, "source") {
+        "placement" => "the clusters its placement picked",
+        "bindings" => "the ClusterResourceBindings in the input",
+        _ => "no cluster: its placement's scheduling cycle fails",
+    };
+    let (only_b, only_p) = (list("onlyInBindings"), list("onlyInPlacement"));
+    html! {
+        <p class="targets" data-source={s(t, "source").to_string()}>
+            { format!("Reaches {source}") }
+            if !only_b.is_empty() || !only_p.is_empty() {
+                <span class="drift">
+                    { " — differs from the scheduler's decision:" }
+                    if !only_b.is_empty() { { format!(" bound but not picked now: {};", only_b.join(", ")) } }
+                    if !only_p.is_empty() { { format!(" picked now but not bound: {}", only_p.join(", ")) } }
+                </span>
+            }
+        </p>
+    }
+}
+
 fn members(stage: &Value) -> impl Iterator<Item = &Value> {
     arr(stage, "groups").iter().flat_map(|g| arr(g, "members"))
 }
@@ -212,6 +244,7 @@ fn one(r: &Value, p: &RolloutProps) -> Html {
                 if let Some(e) = opt_s(r, "end") { { format!(", ends {}", when(e)) } }
                 if let Some(m) = opt_s(r, "message") { { format!(" — {m}") } }
             </p>
+            { targets(r) }
             <div class="slider">
                 <label for={slider_id.clone()}>{ "State at " }<output class="observed-at">{ cursor.map(|c| when(&c.to_rfc3339())).unwrap_or_else(|| "the end (settled)".into()) }</output></label>
                 <input type="range" id={slider_id} min="0" max={total_min.to_string()} step="1" value={slider_value.to_string()} oninput={on_slide} />
