@@ -312,6 +312,18 @@ fn presence<'a, T>(
     None
 }
 
+/// The clusters a placement selects: those picked in this cycle, then those whose existing
+/// bindings stay (a scheduler keeps them without picking them again).
+pub fn selected(p: &PlacementResult) -> Vec<&str> {
+    let mut out: Vec<&str> = p.picked.iter().map(|x| &*x.cluster).collect();
+    for k in &p.kept {
+        if !out.contains(&k.as_str()) {
+            out.push(k);
+        }
+    }
+    out
+}
+
 /// Why `cluster` has its place in a placement result: its filter, else its decision.
 pub(crate) fn reason_in(p: &PlacementResult, cluster: &str) -> String {
     if let Some(f) = p.filtered.iter().find(|f| &*f.cluster == cluster) {
@@ -339,24 +351,23 @@ fn placement(
             what,
         })
     };
-    let was_picked = |c: &str| o.picked.iter().any(|p| &*p.cluster == c);
-    let is_picked = |c: &str| n.picked.iter().any(|p| &*p.cluster == c);
-    for p in n.picked.iter().filter(|p| !was_picked(&p.cluster)) {
+    let (before, after) = (selected(o), selected(n));
+    for c in after.iter().filter(|c| !before.contains(c)) {
         push(What::Picked {
-            cluster: p.cluster.to_string(),
-            reason: reason_in(n, &p.cluster),
+            cluster: c.to_string(),
+            reason: reason_in(n, c),
         });
     }
-    for p in o.picked.iter().filter(|p| !is_picked(&p.cluster)) {
+    for c in before.iter().filter(|c| !after.contains(c)) {
         push(What::Dropped {
-            cluster: p.cluster.to_string(),
-            reason: reason_in(n, &p.cluster),
+            cluster: c.to_string(),
+            reason: reason_in(n, c),
         });
     }
-    if o.picked.len() != n.picked.len() {
+    if before.len() != after.len() {
         push(What::PickedCount {
-            before: o.picked.len(),
-            after: n.picked.len(),
+            before: before.len(),
+            after: after.len(),
         });
     }
     for f in &n.filtered {

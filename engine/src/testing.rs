@@ -5,7 +5,7 @@
 //! one test case; its failures name the observed value. Rendering as a summary or as JUnit
 //! XML is here too, so the words are in one place.
 
-use crate::diff::{reason_in, start_order};
+use crate::diff::{reason_in, selected, start_order};
 use crate::input::de::DeError;
 use crate::input::from_node::{self, FromNode};
 use crate::input::{Diagnostic, Document, FieldPath, Input, Node};
@@ -242,7 +242,7 @@ pub fn load(paths: &[String]) -> Result<Vec<TestCase>, Vec<String>> {
             };
             let input = Input::parse(&[source]);
             let docs: Vec<&Document> = input
-                .documents
+                .own
                 .iter()
                 .filter(|d| d.kind == KIND && d.api_version == API_VERSION)
                 .collect();
@@ -580,13 +580,13 @@ fn check_placement(
             names_of(r.placements.iter().map(|p| p.name.as_str()))
         )];
     };
-    let is_picked = |c: &str| p.picked.iter().any(|x| &*x.cluster == c);
+    let chosen = selected(p);
+    let is_picked = |c: &str| chosen.contains(&c);
     let mut out = Vec::new();
     if let Some(want) = picked {
-        let also: Vec<&str> = p
-            .picked
+        let also: Vec<&str> = chosen
             .iter()
-            .map(|x| &*x.cluster)
+            .copied()
             .filter(|c| !want.iter().any(|w| w == c))
             .collect();
         if !also.is_empty() {

@@ -264,7 +264,13 @@ pub struct Input {
     /// `(apiVersion, kind)` of each manifest of a kind no engine reads (neighbouring kinds
     /// such as EC2NodeClass, Namespace or ClusterResourceOverride), in input order.
     pub ignored: Vec<(String, String)>,
+    /// Manifests of our own group ([`OWN_GROUP`]) that no engine reads (`kind: Test`),
+    /// kept for the commands that read them. Few, so keeping them costs nothing.
+    pub own: Vec<Document>,
 }
+
+/// The API group of our own kinds (`fleet-policy.dev/v1alpha1`).
+pub const OWN_GROUP: &str = "fleet-policy.dev";
 
 impl Input {
     /// Reads all sources. Never fails: problems become diagnostics.
@@ -523,7 +529,13 @@ fn read_manifest(
                 &"kind".into(),
                 format!("unknown kind \"{kind}\"; did you mean \"{known}\"?"),
             )),
-            None => input.ignored.push((api_version, kind)),
+            None => {
+                if api_version.split_once('/').map(|(g, _)| g) == Some(OWN_GROUP) {
+                    doc.layout = Layout::of(&doc.root, &kind);
+                    input.own.push(doc);
+                }
+                input.ignored.push((api_version, kind))
+            }
         },
         Err(kinds::KindError::UnsupportedVersion(expected)) => input.diagnostics.push(doc.error(
             &"apiVersion".into(),
