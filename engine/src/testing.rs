@@ -293,6 +293,10 @@ fn read_test(doc: &Document, file: &Path) -> Result<TestCase, Vec<Diagnostic>> {
     if t.spec.inputs.is_empty() {
         errors.push(doc.error(&spec_path.key("inputs"), "no input: list files or folders"));
     }
+    if t.spec.expect.is_empty() {
+        // A test without expectations would always pass.
+        errors.push(doc.error(&spec_path.key("expect"), "no expectation"));
+    }
     let mut expectations = Vec::new();
     for (i, e) in t.spec.expect.iter().enumerate() {
         match expectation(e, doc, &spec_path.key("expect").index(i)) {

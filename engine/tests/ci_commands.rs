@@ -191,6 +191,21 @@ spec:
         stderr(&out)
     );
 
+    // A test without expectations would always pass.
+    let empty = text
+        .replace(
+            "  - nodePool: web\n    picked: [a]\n    allowedDisruptions: 1\n",
+            "",
+        )
+        .replace("  expect:\n", "  expect: []\n");
+    let _ = std::fs::write(&file, empty);
+    let out = run(&["test", &path]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        stderr(&out),
+        format!("error: {path}:7:11: document 1 (Test bad), spec.expect: no expectation\n")
+    );
+
     // Inputs that cannot be read, a folder without tests, and no argument at all.
     let _ = std::fs::write(&file, text.replace("    picked: [a]\n", ""));
     let out = run(&["test", &path]);
