@@ -29,6 +29,7 @@
 // Diagnostics are the error currency of the engine; boxing them everywhere buys nothing.
 #![allow(clippy::result_large_err)]
 
+pub mod diff;
 pub mod disruption;
 pub mod input;
 pub mod model;
@@ -38,6 +39,8 @@ pub mod report;
 pub mod rollout;
 pub mod selectors;
 pub mod sorted_map;
+pub mod sources;
+pub mod testing;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 

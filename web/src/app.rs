@@ -104,7 +104,7 @@ pub struct App {
     state: State,
     shown: Shown,
     selected: Option<(String, String)>,
-    pinned: Option<(Value, String)>,
+    pinned: Option<(Rc<fleet_policy::EvaluateReport>, String)>,
     notice: Option<String>,
     share_url: Option<String>,
     theme: String,
@@ -355,6 +355,7 @@ impl Component for App {
                     snapshot: None,
                     notices: Vec::new(),
                     report: Value::Null,
+                    typed: Rc::default(),
                     observed_rollouts: None,
                     errors: vec![],
                     warnings: vec![],
@@ -503,7 +504,7 @@ impl Component for App {
                         .unwrap_or_default()
                         .format("%H:%M:%S UTC")
                 );
-                self.pinned = Some((self.shown.eval.report.clone(), label));
+                self.pinned = Some((self.shown.eval.typed.clone(), label));
                 true
             }
             Msg::Unpin => {
@@ -680,7 +681,7 @@ impl Component for App {
                 None
             }
         });
-        let changes: Option<Vec<Change>> = self.pinned.as_ref().map(|(p, _)| diff(p, &eval.report));
+        let changes: Option<Vec<Change>> = self.pinned.as_ref().map(|(p, _)| diff(p, &eval.typed));
         html! {
             <div class="app" onkeydown={on_global_key} data-eval-seq={self.seq.to_string()}>
                 <header class="topbar">

@@ -3,8 +3,9 @@
 
 use crate::state::State;
 use chrono::{DateTime, SecondsFormat, Utc};
-use fleet_policy::{Diagnostic, EvaluateOptions, Input, Source};
+use fleet_policy::{Diagnostic, EvaluateOptions, EvaluateReport, Input, Source};
 use serde_json::{json, Value};
+use std::rc::Rc;
 
 /// Editor (source) names; diagnostics carry them back to the right editor.
 pub const FLEET: &str = "fleet";
@@ -26,6 +27,8 @@ pub struct Evaluation {
     pub notices: Vec<fleet_policy::notice::Notice>,
     /// `EvaluateReport` in its serialised form (what the views and the export read).
     pub report: Value,
+    /// The same report, typed (what the compare view diffs).
+    pub typed: Rc<EvaluateReport>,
     /// Rollouts observed at the time slider's instant (when one is set).
     pub observed_rollouts: Option<Vec<Value>>,
     /// Errors.
@@ -136,6 +139,7 @@ pub fn evaluate(state: &State, parsed_cache: &mut Parsed) -> Evaluation {
     let mut warnings = Vec::new();
     let observe = state.what_if.observe.as_deref().and_then(parse_at);
     let mut observed_rollouts = None;
+    let mut typed = Rc::default();
     let report = match EvaluateOptions::from_value(&options) {
         Ok(o) => {
             let r = fleet_policy::evaluate_input(input, &o);
@@ -153,7 +157,9 @@ pub fn evaluate(state: &State, parsed_cache: &mut Parsed) -> Evaluation {
                     })
                     .collect()
             });
-            serde_json::to_value(&r).unwrap_or(Value::Null)
+            let value = serde_json::to_value(&r).unwrap_or(Value::Null);
+            typed = Rc::new(r);
+            value
         }
         Err(e) => {
             errors.push(option_error(e));
@@ -167,6 +173,7 @@ pub fn evaluate(state: &State, parsed_cache: &mut Parsed) -> Evaluation {
         snapshot,
         notices,
         report,
+        typed,
         observed_rollouts,
         errors,
         warnings,

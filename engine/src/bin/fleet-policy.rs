@@ -68,6 +68,114 @@ enum Command {
     Evaluate(Common),
     /// Check the input without printing results.
     Validate(Common),
+    /// Check the expectations of `kind: Test` documents (files, or folders searched for them).
+    /// Exit 0 all hold, 1 any fails, 2 usage or input errors.
+    Test(TestArgs),
+    /// What changed in the decisions from OLD inputs to NEW ones (files or folders).
+    /// Exit 0 no change, 1 decisions changed, 2 errors.
+    Diff(DiffArgs),
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum TestFormat {
+    Summary,
+    Junit,
+}
+
+#[derive(clap::Args)]
+struct TestArgs {
+    /// Test files, or folders searched for `kind: Test` documents.
+    #[arg(required = true)]
+    paths: Vec<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "summary")]
+    format: TestFormat,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum DiffFormat {
+    Table,
+    Json,
+    Markdown,
+}
+
+#[derive(clap::Args)]
+struct DiffArgs {
+    /// The old inputs (files or folders).
+    #[arg(required = true)]
+    old: Vec<String>,
+    /// The new inputs (files or folders).
+    #[arg(long, required = true, num_args = 1..)]
+    against: Vec<String>,
+    /// Evaluation instant for both (RFC 3339, or `snapshot`: the new input's); default: now.
+    #[arg(long)]
+    at: Option<String>,
+    /// Output format.
+    #[arg(long, value_enum, default_value = "table")]
+    format: DiffFormat,
+}
+
+fn run_test(a: TestArgs) -> Result<ExitCode, String> {
+    let fail = |errors: Vec<String>| {
+        for e in errors {
+            eprintln!("{e}");
+        }
+        Ok(ExitCode::from(2))
+    };
+    let tests = match fleet_policy::testing::load(&a.paths) {
+        Ok(t) => t,
+        Err(e) => return fail(e),
+    };
+    let mut outcomes = Vec::new();
+    for t in &tests {
+        match fleet_policy::testing::run(t) {
+            Ok(o) => outcomes.extend(o),
+            Err(e) => return fail(e),
+        }
+    }
+    print!(
+        "{}",
+        match a.format {
+            TestFormat::Summary => fleet_policy::testing::render_summary(&outcomes),
+            TestFormat::Junit => fleet_policy::testing::render_junit(&outcomes),
+        }
+    );
+    let failed = outcomes.iter().any(|o| !o.failures.is_empty());
+    Ok(ExitCode::from(u8::from(failed)))
+}
+
+fn run_diff(a: DiffArgs) -> Result<ExitCode, String> {
+    let old = Input::parse(&fleet_policy::sources::read_paths(&a.old)?);
+    let new = Input::parse(&fleet_policy::sources::read_paths(&a.against)?);
+    let at = match a.at.as_deref().map(fleet_policy::testing::parse_at) {
+        None => chrono::Utc::now(),
+        Some(Ok(Some(t))) => t,
+        Some(Ok(None)) => new
+            .snapshot()
+            .ok_or("--at snapshot: the new inputs carry no status timestamp")?,
+        Some(Err(e)) => return Err(format!("--at: {e}")),
+    };
+    let opts = EvaluateOptions::at(at);
+    let (o, n) = (
+        fleet_policy::evaluate_input(&old, &opts),
+        fleet_policy::evaluate_input(&new, &opts),
+    );
+    if !o.errors.is_empty() || !n.errors.is_empty() {
+        for e in o.errors.iter().chain(&n.errors) {
+            eprintln!("{e}");
+        }
+        return Ok(ExitCode::from(2));
+    }
+    let changes = fleet_policy::diff::diff(&o, &n);
+    print!(
+        "{}",
+        match a.format {
+            DiffFormat::Table => fleet_policy::diff::render_table(&changes),
+            DiffFormat::Json => fleet_policy::diff::render_json(&changes),
+            DiffFormat::Markdown => fleet_policy::diff::render_markdown(&changes),
+        }
+    );
+    Ok(ExitCode::from(u8::from(!changes.is_empty())))
 }
 
 fn read_sources(files: &[String]) -> Result<Vec<Source>, String> {
@@ -317,6 +425,8 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             };
             emit(&r, c.format, summary, &r.errors, &r.warnings, &r.notices)
         }
+        Command::Test(a) => run_test(a)?,
+        Command::Diff(a) => run_diff(a)?,
     })
 }
 

@@ -271,7 +271,13 @@ pub struct Input {
     /// AKS maintenance configurations: the lower-case id of their cluster, and the
     /// configuration in the `cluster` extension's shape.
     pub azure_maintenance: Vec<(String, Node)>,
+    /// Manifests of our own group ([`OWN_GROUP`]) that no engine reads (`kind: Test`),
+    /// kept for the commands that read them. Few, so keeping them costs nothing.
+    pub own: Vec<Document>,
 }
+
+/// The API group of our own kinds (`fleet-policy.dev/v1alpha1`).
+pub const OWN_GROUP: &str = "fleet-policy.dev";
 
 impl Input {
     /// Reads all sources. Never fails: problems become diagnostics.
@@ -636,7 +642,13 @@ fn read_manifest(
                 &"kind".into(),
                 format!("unknown kind \"{kind}\"; did you mean \"{known}\"?"),
             )),
-            None => input.ignored.push((api_version, kind)),
+            None => {
+                if api_version.split_once('/').map(|(g, _)| g) == Some(OWN_GROUP) {
+                    doc.layout = Layout::of(&doc.root, &kind);
+                    input.own.push(doc);
+                }
+                input.ignored.push((api_version, kind))
+            }
         },
         Err(kinds::KindError::UnsupportedVersion(expected)) => input.diagnostics.push(doc.error(
             &"apiVersion".into(),
