@@ -291,3 +291,40 @@ test('after a WebAssembly trap the engine is replaced: the next call works', () 
   assert.equal(fp.version().length > 0, true);
   console.log(`# deep nesting: ${trapped ? 'trapped, engine re-instantiated' : 'answered with an error'}`);
 });
+
+test('over random fleets and placements, every rollout reaches exactly its placement picks', () => {
+  // A seeded generator (mulberry32), so a failure names a reproducible case.
+  let seed = 20261124;
+  const rnd = () => {
+    seed |= 0; seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const pick = (xs) => xs[Math.floor(rnd() * xs.length)];
+  for (let n = 0; n < 60; n++) {
+    const docs = [];
+    const clusters = Math.floor(rnd() * 12);
+    for (let i = 0; i < clusters; i++) {
+      const c = { apiVersion: 'cluster.kubernetes-fleet.io/v1', kind: 'MemberCluster',
+        metadata: { name: `c${i}`, labels: { region: pick(['east', 'west']), env: pick(['prod', 'dev']) } } };
+      if (rnd() < 0.2) c.spec = { taints: [{ key: 'gpu', value: 'true', effect: 'NoSchedule' }] };
+      if (rnd() < 0.2) c.metadata.deletionTimestamp = '2026-03-04T11:00:00Z';
+      if (rnd() < 0.2) c.status = { conditions: [] }; // an agent that never connected
+      docs.push(c);
+    }
+    const policy = pick([{ placementType: 'PickAll' }, { placementType: 'PickN', numberOfClusters: Math.floor(rnd() * 5) },
+      { placementType: 'PickFixed', clusterNames: ['c0', 'c3', 'ghost'] }]);
+    if (rnd() < 0.5) policy.affinity = { clusterAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { clusterSelectorTerms: [{ labelSelector: { matchLabels: { env: 'prod' } } }] } } };
+    docs.push({ apiVersion: 'placement.kubernetes-fleet.io/v1', kind: 'ClusterResourcePlacement', metadata: { name: 'crp' }, spec: { policy } });
+    const yaml = docs.map((d) => JSON.stringify(d)).join('\n---\n');
+    const e = fp.evaluate(yaml, { at: AT });
+    const r = fp.rollout(yaml, { at: AT });
+    const picked = e.placements[0].picked.map((p) => p.cluster).sort();
+    for (const ro of [e.rollouts, r.rollouts]) {
+      assert.equal(ro.length, 1, yaml);
+      const members = ro[0].stages.flatMap((s) => s.groups.flatMap((g) => g.members.map((m) => m.cluster)));
+      assert.deepEqual(members, picked, yaml);
+    }
+  }
+});
