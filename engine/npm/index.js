@@ -128,7 +128,7 @@ function call(fn, impl, yaml, options) {
   checkReady(fn);
   let json;
   try {
-    json = impl(yaml, JSON.stringify(opts));
+    json = impl(yaml, opts);
   } catch (e) {
     throwTrap(fn, e);
     // The engine throws only for options it cannot decode; input errors are in the result.

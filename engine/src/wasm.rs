@@ -7,10 +7,10 @@ use crate::{Input, Source};
 use serde_json::Value;
 use wasm_bindgen::prelude::*;
 
-// Both directions cross the boundary as JSON text: the npm wrapper (`engine/npm/index.js`)
-// passes `JSON.stringify(options)` and `JSON.parse`s the result. One string copy plus the JS
-// engine's native JSON parser is far faster for large results than building the objects
-// property by property through wasm-bindgen calls, and the text is exactly the CLI's JSON.
+// Options come in as the caller's JS object, read with serde-wasm-bindgen. Results go out as
+// JSON text that the npm wrapper `JSON.parse`s: one string copy plus the JS engine's native
+// JSON parser is far faster for large results than building the objects property by
+// property through wasm-bindgen calls, and the text is exactly the CLI's JSON.
 
 /// The engine options, the source name and the wrapper's clock.
 type CallOptions = (serde_json::Map<String, Value>, String, Option<Value>);
@@ -19,11 +19,12 @@ type CallOptions = (serde_json::Map<String, Value>, String, Option<Value>);
 /// time: the JS boundary is the one place where "now" is read), and takes out the keys that
 /// are the wrapper's rather than an engine's: `source` names the YAML in diagnostics, as a
 /// file name does on the CLI; `now` is the wrapper's clock for `at: "snapshot"`.
-fn options_and_source(options: Option<String>) -> Result<CallOptions, JsError> {
-    let value: Value = match options.as_deref() {
-        None | Some("") => Value::Null,
-        Some(text) => serde_json::from_str(text)
-            .map_err(|e| JsError::new(&format!("options must be an object: {e}")))?,
+fn options_and_source(options: JsValue) -> Result<CallOptions, JsError> {
+    let value: Value = if options.is_undefined() || options.is_null() {
+        Value::Null
+    } else {
+        serde_wasm_bindgen::from_value(options)
+            .map_err(|e| JsError::new(&format!("options must be an object: {e}")))?
     };
     let mut map = match value {
         Value::Null => serde_json::Map::new(),
@@ -56,7 +57,7 @@ fn sources(yaml: &str, name: String) -> [Source; 1] {
 
 /// Reads the input once and settles `at`: `"snapshot"` means the input's own instant
 /// ([`Input::snapshot`]), or `now` (the npm wrapper's clock) when the input carries no times.
-fn read(yaml: &str, options: Option<String>) -> Result<(Input, Value), JsError> {
+fn read(yaml: &str, options: JsValue) -> Result<(Input, Value), JsError> {
     let (mut map, name, now) = options_and_source(options)?;
     // Linear memory grows page by page while a large tree is built, which dominated the first
     // call on a fresh instance (issue 18: allocating and freeing one large block first cut
@@ -80,41 +81,41 @@ fn read(yaml: &str, options: Option<String>) -> Result<(Input, Value), JsError> 
     Ok((input, Value::Object(map)))
 }
 
-/// `place(yaml, optionsJson?)`: KubeFleet placement decisions, as JSON text.
+/// `place(yaml, options?)`: KubeFleet placement decisions, as JSON text.
 #[wasm_bindgen]
-pub fn place(yaml: &str, options: Option<String>) -> Result<String, JsError> {
+pub fn place(yaml: &str, options: JsValue) -> Result<String, JsError> {
     let (input, json) = read(yaml, options)?;
     let opts = options_from_value(&json).map_err(|e| JsError::new(&e))?;
     to_json(&crate::place_input(&input, &opts))
 }
 
-/// `budgets(yaml, optionsJson?)`: Karpenter disruption budgets, as JSON text.
+/// `budgets(yaml, options?)`: Karpenter disruption budgets, as JSON text.
 #[wasm_bindgen]
-pub fn budgets(yaml: &str, options: Option<String>) -> Result<String, JsError> {
+pub fn budgets(yaml: &str, options: JsValue) -> Result<String, JsError> {
     let (input, json) = read(yaml, options)?;
     let opts = options_from_value(&json).map_err(|e| JsError::new(&e))?;
     to_json(&crate::budgets_input(&input, &opts))
 }
 
-/// `rollout(yaml, optionsJson?)`: rollout plans and simulations, as JSON text.
+/// `rollout(yaml, options?)`: rollout plans and simulations, as JSON text.
 #[wasm_bindgen]
-pub fn rollout(yaml: &str, options: Option<String>) -> Result<String, JsError> {
+pub fn rollout(yaml: &str, options: JsValue) -> Result<String, JsError> {
     let (input, json) = read(yaml, options)?;
     let opts = options_from_value(&json).map_err(|e| JsError::new(&e))?;
     to_json(&crate::rollout_input(&input, &opts))
 }
 
-/// `evaluate(yaml, optionsJson?)`: detects the kinds and runs every engine that applies.
+/// `evaluate(yaml, options?)`: detects the kinds and runs every engine that applies.
 #[wasm_bindgen]
-pub fn evaluate(yaml: &str, options: Option<String>) -> Result<String, JsError> {
+pub fn evaluate(yaml: &str, options: JsValue) -> Result<String, JsError> {
     let (input, json) = read(yaml, options)?;
     let opts = EvaluateOptions::from_value(&json).map_err(|e| JsError::new(&e))?;
     to_json(&crate::evaluate_input(&input, &opts))
 }
 
-/// `validate(yaml, optionsJson?)`: errors and warnings only (`options.source` names the input).
+/// `validate(yaml, options?)`: errors and warnings only (`options.source` names the input).
 #[wasm_bindgen]
-pub fn validate(yaml: &str, options: Option<String>) -> Result<String, JsError> {
+pub fn validate(yaml: &str, options: JsValue) -> Result<String, JsError> {
     let (input, json) = read(yaml, options)?;
     let opts = EvaluateOptions::from_value(&json).map_err(|e| JsError::new(&e))?;
     to_json(&crate::validate_input(&input, &opts))

@@ -30,11 +30,14 @@ spec:
               - {key: env, operator: In, values: [prod]}
 ";
 
-/// The options as the npm wrapper passes them: `JSON.stringify(options)`.
-fn options() -> Option<String> {
-    let o = js_sys::Object::new();
-    let _ = js_sys::Reflect::set(&o, &"at".into(), &"2026-01-01T00:00:00Z".into());
-    js_sys::JSON::stringify(&o).ok().map(String::from)
+/// The options as the npm wrapper passes them: a plain JS object.
+fn options() -> wasm_bindgen::JsValue {
+    js(r#"{"at": "2026-01-01T00:00:00Z"}"#)
+}
+
+/// A JS value from JSON text.
+fn js(text: &str) -> wasm_bindgen::JsValue {
+    js_sys::JSON::parse(text).unwrap_or(wasm_bindgen::JsValue::UNDEFINED)
 }
 
 /// Parses a result through the JS engine's own JSON.parse (as the npm wrapper does) and back,
@@ -89,10 +92,12 @@ pub fn bad_yaml_is_an_error_value_with_position() {
 
 pub fn options_need_at_and_misuse_throws() {
     // The npm wrapper passes the current time; the raw binding requires it.
-    assert!(wasm::place(FLEET, None).is_err());
-    assert!(wasm::place(FLEET, Some("{}".into())).is_err());
-    assert!(wasm::place(FLEET, Some(r#"{"at":"2025-06-02T00:00:00Z"}"#.into())).is_ok());
-    assert!(wasm::place(FLEET, Some(r#"{"at":5}"#.into())).is_err());
-    assert!(wasm::place(FLEET, Some("[]".into())).is_err());
+    assert!(wasm::place(FLEET, wasm_bindgen::JsValue::UNDEFINED).is_err());
+    assert!(wasm::place(FLEET, js("{}")).is_err());
+    assert!(wasm::place(FLEET, js(r#"{"at":"2025-06-02T00:00:00Z"}"#)).is_ok());
+    assert!(wasm::place(FLEET, js(r#"{"at":5}"#)).is_err());
+    assert!(wasm::place(FLEET, js("[]")).is_err());
+    // An unknown key is refused, naming the accepted ones.
+    assert!(wasm::place(FLEET, js(r#"{"at":"2025-06-02T00:00:00Z","nope":1}"#)).is_err());
     assert_eq!(wasm::version(), fleet_policy::VERSION);
 }
