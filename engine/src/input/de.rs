@@ -15,8 +15,8 @@ use std::fmt;
 ///
 /// Boxed: every decoder returns `Result<_, DeError>`, and a one-pointer error keeps those
 /// results small, so propagating an error with `?` is a pointer copy instead of a copy of
-/// the whole error at each of the thousands of call sites (a sixth of the wasm's decoder
-/// code). The fields are reached through `Deref`.
+/// the whole error at each of the thousands of call sites. The fields are reached through
+/// `Deref`.
 #[derive(Clone, PartialEq)]
 pub struct DeError(Box<DeErrorData>);
 

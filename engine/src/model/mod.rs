@@ -9,8 +9,7 @@ pub use meta::ObjectMeta;
 
 /// A field the engine accepts and ignores but for its presence (`systemData`, `status`,
 /// preview gates, …): any value, read as `serde_json::Value` would be (same acceptance and
-/// errors) without keeping it. Holding a `serde_json::Value` put its map and parser code in
-/// the wasm for fields only tested with `is_some()`.
+/// errors) without keeping it: the engine only tests these fields with `is_some()`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Opaque;
 

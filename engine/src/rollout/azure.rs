@@ -450,8 +450,8 @@ fn validate_strategy(s: &UpdateRunStrategy, base: &str, doc: &Document, ctx: &mu
             "strategy.stages must have at least 1 stage".to_string(),
         );
     }
-    // Earlier stages and groups are scanned for a repeated name (strategies are small; a map
-    // per key/value type cost its tree code in the wasm). The message names the latest one.
+    // Earlier stages and groups are scanned for a repeated name (strategies are small). The
+    // message names the latest one.
     let groups: Vec<(usize, usize, &str)> = s
         .stages
         .iter()

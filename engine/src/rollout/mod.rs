@@ -242,8 +242,7 @@ pub fn rollout(
 pub fn observe(r: &mut plan::Rollout, t: DateTime<Utc>) {
     use crate::sorted_map::SortedMap;
     use plan::{State, Subject};
-    // A sorted map, not a hash map: built once per call (not hot), it adds no hashbrown table
-    // instantiation to the wasm; a repeated key's last (latest) entry wins, as inserts did.
+    // A repeated key's last (latest) entry wins.
     let last: SortedMap<(Subject, &str, Option<&str>), State> = SortedMap::from_entries(
         r.timeline
             .iter()

@@ -1,6 +1,6 @@
 //! A write-once lookup from borrowed names to small `Copy` values (stage, group and cluster
-//! positions): a [`SortedMap`] searched by binary search (each `BTreeMap` key/value type costs
-//! its own copy of the tree code in the wasm; these indexes are built once and only read).
+//! positions): a [`SortedMap`] searched by binary search (these indexes are built once and
+//! only read).
 
 use crate::sorted_map::SortedMap;
 

@@ -645,8 +645,8 @@ struct Exec<'a> {
     /// Per stage: latest success.
     last_done: Vec<Option<i64>>,
     /// In-flight clusters of every stage, sorted by start time (stuck detection). A sorted
-    /// deque: at most the stages' concurrency, no BTreeSet code for this one type in the wasm,
-    /// and the earliest starts (the ones that finish first) leave from the front cheaply.
+    /// deque: at most the stages' concurrency, and the earliest starts (the ones that finish
+    /// first) leave from the front cheaply.
     inflight_set: VecDeque<(i64, usize, usize)>,
 }
 
