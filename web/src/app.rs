@@ -116,7 +116,7 @@ pub struct App {
     last_cost_ms: f64,
     seq: u64,
     dirty_markers: bool,
-    _on_hash: Option<wasm_bindgen::closure::Closure<dyn FnMut()>>,
+    _on_hash: Option<gloo_events::EventListener>,
     /// Every label/property of every cluster, for the fleet text it was read from (typing in
     /// the policy editor does not re-read a large fleet).
     fleet_facts: std::cell::RefCell<(String, Rc<Facts>)>,
@@ -601,17 +601,11 @@ impl Component for App {
                 ));
             }
             let l = ctx.link().clone();
-            let on_hash = wasm_bindgen::closure::Closure::<dyn FnMut()>::new(move || {
-                l.send_message(Msg::OpenLink)
+            self._on_hash = web_sys::window().map(|w| {
+                gloo_events::EventListener::new(&w, "hashchange", move |_| {
+                    l.send_message(Msg::OpenLink)
+                })
             });
-            if let Some(w) = web_sys::window() {
-                use wasm_bindgen::JsCast;
-                let _ = w.add_event_listener_with_callback(
-                    "hashchange",
-                    on_hash.as_ref().unchecked_ref(),
-                );
-            }
-            self._on_hash = Some(on_hash);
             mark("fleet:first-result");
         }
         if self.dirty_markers {

@@ -9,6 +9,8 @@
 //! written by `URLSearchParams` — which [`decode`] accepts too.
 
 use crate::state::{State, View};
+#[cfg(target_arch = "wasm32")]
+use gloo_storage::{LocalStorage, Storage};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 
@@ -126,64 +128,51 @@ fn form_decode(value: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-#[cfg(target_arch = "wasm32")]
-fn storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok().flatten()
-}
+// A full or disabled storage only loses persistence, never the session: write errors are
+// dropped, and a value that does not read back is no value.
 
 #[cfg(target_arch = "wasm32")]
 /// Saves the last state.
 pub fn save(state: &State) {
-    if let (Some(s), Ok(json)) = (storage(), serde_json::to_string(state)) {
-        // A full or disabled storage only loses persistence, never the session.
-        let _ = s.set_item(STORAGE_KEY, &json);
-    }
+    let _ = LocalStorage::set(STORAGE_KEY, state);
 }
 
 #[cfg(target_arch = "wasm32")]
 /// The last saved state.
 pub fn load() -> Option<State> {
-    let json = storage()?.get_item(STORAGE_KEY).ok().flatten()?;
-    serde_json::from_str(&json).ok()
+    LocalStorage::get(STORAGE_KEY).ok()
 }
 
 #[cfg(target_arch = "wasm32")]
 /// Keeps aside the session a share link replaces.
 pub fn save_previous(state: &State) {
-    if let (Some(s), Ok(json)) = (storage(), serde_json::to_string(state)) {
-        let _ = s.set_item(PREVIOUS_KEY, &json);
-    }
+    let _ = LocalStorage::set(PREVIOUS_KEY, state);
 }
 
 #[cfg(target_arch = "wasm32")]
 /// The session kept aside, if any.
 pub fn load_previous() -> Option<State> {
-    let json = storage()?.get_item(PREVIOUS_KEY).ok().flatten()?;
-    serde_json::from_str(&json).ok()
+    LocalStorage::get(PREVIOUS_KEY).ok()
 }
 
 #[cfg(target_arch = "wasm32")]
 /// The session kept aside, taken out of storage.
 pub fn take_previous() -> Option<State> {
     let previous = load_previous();
-    if let Some(s) = storage() {
-        let _ = s.remove_item(PREVIOUS_KEY);
-    }
+    LocalStorage::delete(PREVIOUS_KEY);
     previous
 }
 
 #[cfg(target_arch = "wasm32")]
-/// The saved theme ("light" / "dark"), if the user picked one.
+/// The saved theme ("light" / "dark"), if the user picked one (stored as the bare word).
 pub fn load_theme() -> Option<String> {
-    storage()?.get_item(THEME_KEY).ok().flatten()
+    LocalStorage::raw().get_item(THEME_KEY).ok().flatten()
 }
 
 #[cfg(target_arch = "wasm32")]
 /// Saves the theme choice.
 pub fn save_theme(theme: &str) {
-    if let Some(s) = storage() {
-        let _ = s.set_item(THEME_KEY, theme);
-    }
+    let _ = LocalStorage::raw().set_item(THEME_KEY, theme);
 }
 
 #[cfg(target_arch = "wasm32")]
