@@ -50,7 +50,7 @@ setup:
 dist: setup package
 	@$(ENV); echo "[dist] building the playground (release wasm; route $$PKG_ROUTE)"; \
 	export CARGO_TARGET_DIR=$(DIST_TARGET)-$$PKG_ROUTE; \
-	pkg_cargo build -q -p fleet-playground --profile wasm-release --target $(WASM_TARGET)
+	app_cargo build -q -p fleet-playground --profile wasm-release --target $(WASM_TARGET)
 	@rm -rf dist target/web-bindgen && mkdir -p dist target/web-bindgen
 	@$(ENV); wasm-bindgen --target web --no-typescript --out-dir target/web-bindgen --out-name fleet_playground \
 		$(DIST_TARGET)-$$PKG_ROUTE/$(WASM_TARGET)/wasm-release/fleet-playground.wasm

@@ -96,6 +96,14 @@ small_flags='-Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size'
 # location-detail=none: with immediate-abort no panic message is printed, so the file paths
 # and line numbers of panic locations are dead weight (~0.5 KB of the gzipped .wasm).
 small_env='RUSTC_BOOTSTRAP=1 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none"'
+# The playground keeps std's panic messages (rebuilt for size all the same): a bug shows its
+# message in the page instead of a bare trap.
+app_env='RUSTC_BOOTSTRAP=1'
+case "$small" in
+  rustup) echo "app_cargo() { $app_env cargo \"\$@\" $small_flags; }" ;;
+  debian) echo "app_cargo() { $app_env CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=wasm-ld-22 cargo +debian \"\$@\" $small_flags; }" ;;
+  *) echo "app_cargo() { \$WASM_CARGO \"\$@\" \$WASM_BUILD_STD; }" ;;
+esac >> .setup/env
 case "$small" in
   rustup) echo "pkg_cargo() { $small_env cargo \"\$@\" $small_flags; }" ;;
   debian) echo "pkg_cargo() { $small_env CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=wasm-ld-22 cargo +debian \"\$@\" $small_flags; }" ;;

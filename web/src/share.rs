@@ -9,10 +9,10 @@
 //! written by `URLSearchParams` — which [`decode`] accepts too.
 
 use crate::state::{State, View};
-#[cfg(target_arch = "wasm32")]
-use gloo_storage::{LocalStorage, Storage};
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
+#[cfg(target_arch = "wasm32")]
+use gloo_storage::{LocalStorage, Storage};
 
 /// localStorage key of the last state.
 #[cfg(target_arch = "wasm32")]

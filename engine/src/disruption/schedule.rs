@@ -6,9 +6,9 @@
 //! AND instead of robfig's OR day rule, no `@annually`/`@midnight`) and, decisively, it only
 //! knows the years 1970–2100, while Karpenter's own tests evaluate the year 1000 and robfig's
 //! five-year search horizon reaches past 2100. The field semantics below are robfig's
-//! (`parser.go`, `spec.go`), the error strings are robfig's, and [`CronSchedule::cron_crate_dialect`]
-//! gives the translation to the crate's dialect (spec §4) that the property tests use to
-//! cross-check every firing against the crate inside its year range.
+//! (`parser.go`, `spec.go`) and the error strings are robfig's; the property tests translate
+//! [`CronSchedule::field_bits`] into the crate's dialect (spec §4) to cross-check every firing
+//! against the crate inside its year range.
 
 use chrono::{DateTime, Datelike, Duration, NaiveDate, TimeZone, Timelike, Utc};
 
@@ -175,38 +175,13 @@ impl CronSchedule {
         matches!(self.kind, Kind::Every(_))
     }
 
-    /// The same schedule in the `cron` crate's dialect (spec §4): a seconds field, days of
-    /// the week 1–7 with 1 = Sunday, and two expressions whose firings are unioned when
-    /// robfig's OR day rule applies. `None` for `@every`.
-    pub fn cron_crate_dialect(&self) -> Option<Vec<String>> {
-        let Kind::Spec(s) = &self.kind else {
-            return None;
-        };
-        let list = |bits: u64, lo: u32, hi: u32, shift: u32| -> String {
-            let items: Vec<String> = (lo..=hi)
-                .filter(|v| bits & (1u64 << v) != 0)
-                .map(|v| (v + shift).to_string())
-                .collect();
-            items.join(",")
-        };
-        let minute = list(s.minute, 0, 59, 0);
-        let hour = list(s.hour, 0, 23, 0);
-        let dom = list(s.dom, 1, 31, 0);
-        let month = list(s.month, 1, 12, 0);
-        let dow = list(s.dow, 0, 6, 1);
-        if [&minute, &hour, &dom, &month, &dow]
-            .iter()
-            .any(|f| f.is_empty())
-        {
-            return Some(Vec::new());
-        }
-        if (s.dom | s.dow) & STAR_BIT != 0 {
-            Some(vec![format!("0 {minute} {hour} {dom} {month} {dow}")])
-        } else {
-            Some(vec![
-                format!("0 {minute} {hour} {dom} {month} ?"),
-                format!("0 {minute} {hour} ? {month} {dow}"),
-            ])
+    /// The matching sets of a five-field schedule, robfig's `SpecSchedule` bits: minute,
+    /// hour, day of month, month, day of week (bit n = value n; bit 63 = the field was `*`
+    /// or `?`). `None` for `@every`.
+    pub fn field_bits(&self) -> Option<[u64; 5]> {
+        match &self.kind {
+            Kind::Spec(s) => Some([s.minute, s.hour, s.dom, s.month, s.dow]),
+            Kind::Every(_) => None,
         }
     }
 }
