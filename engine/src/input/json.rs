@@ -300,17 +300,8 @@ impl Reader<'_> {
                     },
                     value,
                 ));
-                self.skip_ws();
-                match *self.b.get(self.pos)? {
-                    b',' => {
-                        self.advance(1);
-                        self.skip_ws();
-                    }
-                    b'}' => {
-                        self.advance(1);
-                        break;
-                    }
-                    _ => return None,
+                if self.separator(b'}')? {
+                    break;
                 }
             }
         }
@@ -322,6 +313,17 @@ impl Reader<'_> {
         })
     }
 
+    /// After a member: `,` (more follow: false) or `close` (the end: true); else not JSON.
+    fn separator(&mut self, close: u8) -> Option<bool> {
+        self.skip_ws();
+        let c = *self.b.get(self.pos)?;
+        self.advance(1);
+        if c == close {
+            return Some(true);
+        }
+        (c == b',').then(|| self.skip_ws()).map(|()| false)
+    }
+
     fn array(&mut self, span: Span) -> Option<Node> {
         self.open()?;
         let mut items = Vec::new();
@@ -330,17 +332,8 @@ impl Reader<'_> {
         } else {
             loop {
                 items.push(self.value()?);
-                self.skip_ws();
-                match *self.b.get(self.pos)? {
-                    b',' => {
-                        self.advance(1);
-                        self.skip_ws();
-                    }
-                    b']' => {
-                        self.advance(1);
-                        break;
-                    }
-                    _ => return None,
+                if self.separator(b']')? {
+                    break;
                 }
             }
         }
