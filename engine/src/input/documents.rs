@@ -444,7 +444,14 @@ impl Input {
 
 fn read_source(source: &Source, input: &mut Input) {
     let mut index = 0;
-    for chunk in split_documents(&source.text) {
+    // Old Mac line endings (CR alone) are line breaks to YAML: read them as such, so that the
+    // document markers are found (lines and columns stay the same).
+    let text: std::borrow::Cow<str> = if source.text.contains('\r') && !source.text.contains('\n') {
+        std::borrow::Cow::Owned(source.text.replace('\r', "\n"))
+    } else {
+        std::borrow::Cow::Borrowed(&source.text)
+    };
+    for chunk in split_documents(&text) {
         if !has_content(chunk.text) {
             continue;
         }
@@ -741,7 +748,8 @@ struct Chunk<'a> {
     first_line: u32,
 }
 
-/// Splits a stream at `---` document markers written at the start of a line.
+/// Splits a stream at `---` document markers written at the start of a line, and after `...`
+/// document end markers (a document may follow one without `---`).
 fn split_documents(text: &str) -> Vec<Chunk<'_>> {
     let mut chunks = Vec::new();
     let mut start = 0;
@@ -762,6 +770,19 @@ fn split_documents(text: &str) -> Vec<Chunk<'_>> {
             start_line = line_no;
         }
         offset += line.len();
+        let is_end = line.starts_with("...")
+            && line[3..]
+                .chars()
+                .next()
+                .is_none_or(|c| c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '#');
+        if is_end {
+            chunks.push(Chunk {
+                text: &text[start..offset],
+                first_line: start_line,
+            });
+            start = offset;
+            start_line = line_no + 1;
+        }
     }
     chunks.push(Chunk {
         text: &text[start..],
@@ -1098,6 +1119,31 @@ mod tests {
             e.as_deref(),
             Some("6:10: alias *a4 would copy 66430 more nodes, over the budget of 100000 nodes that aliases may copy into this document: nested aliases multiply")
         );
+    }
+
+    /// No document is dropped: one after a `...` end marker without `---`, and documents of a
+    /// file with CR-only line endings, are read, each at its own line.
+    #[test]
+    fn documents_after_end_markers_and_cr_line_endings_are_read() {
+        let mc = |n: &str| {
+            format!("apiVersion: cluster.kubernetes-fleet.io/v1\nkind: MemberCluster\nmetadata: {{name: {n}}}\n")
+        };
+        let text = format!("{}...\n{}---\n{}", mc("a"), mc("b"), mc("c"));
+        let names = |input: &Input| -> Vec<(String, u32)> {
+            input
+                .documents
+                .iter()
+                .map(|d| (d.name.clone().unwrap_or_default(), d.root.span.line))
+                .collect()
+        };
+        let input = Input::parse_str(&text);
+        assert_eq!(input.diagnostics, Vec::new());
+        assert_eq!(
+            names(&input),
+            [("a".into(), 1), ("b".into(), 5), ("c".into(), 9)]
+        );
+        let cr = Input::parse_str(&format!("{}---\n{}", mc("a"), mc("b")).replace('\n', "\r"));
+        assert_eq!(names(&cr), [("a".into(), 1), ("b".into(), 5)]);
     }
 
     /// A repeated key is found in a large mapping as in a small one (a set past 16 keys).
