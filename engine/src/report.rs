@@ -1,6 +1,7 @@
 //! The combined result shapes, and rendering of results as JSON or YAML.
 
-use crate::input::{Diagnostic, Input};
+use crate::input::documents::MAX_DIAGNOSTICS;
+use crate::input::{Diagnostic, Input, Severity};
 use crate::{disruption, placement, rollout};
 use chrono::{DateTime, Utc};
 use serde::de::DeserializeOwned;
@@ -176,6 +177,29 @@ pub(crate) fn prepend_input(
     errors.splice(0..0, e);
     warnings.splice(0..0, w);
     notices.splice(0..0, input.notices());
+    cap(errors, input.omitted_errors, Severity::Error);
+    cap(warnings, input.omitted_warnings, Severity::Warning);
+}
+
+/// Keeps the first [`MAX_DIAGNOSTICS`] of a list and says how many more there were.
+fn cap(list: &mut Vec<Diagnostic>, omitted: usize, severity: Severity) {
+    let more = omitted + list.len().saturating_sub(MAX_DIAGNOSTICS);
+    if more == 0 {
+        return;
+    }
+    list.truncate(MAX_DIAGNOSTICS);
+    let what = if severity == Severity::Error {
+        "errors"
+    } else {
+        "warnings"
+    };
+    list.push(Diagnostic::in_source(
+        severity,
+        "input",
+        0,
+        crate::input::Span::default(),
+        format!("… and {more} more {what} (only the first {MAX_DIAGNOSTICS} are listed)"),
+    ));
 }
 
 pub(crate) fn evaluate(input: &Input, options: &EvaluateOptions) -> EvaluateReport {

@@ -537,3 +537,20 @@ fn az_output_is_read_as_it_is_printed() {
     assert!(hand.errors.is_empty(), "{:?}", hand.errors.first());
     assert_eq!(json(&run), json(&hand.rollouts[0]));
 }
+
+/// A million broken documents must not make a million messages: a result lists the first
+/// 1,000 errors and counts the rest.
+#[test]
+fn diagnostics_are_capped_with_a_count_of_the_rest() {
+    let text = "a: 1\n---\n".repeat(1500);
+    let r = fleet_policy::validate(
+        &[Source::new("many.yaml", text)],
+        &EvaluateOptions::at(at("2026-03-04T12:00:00Z")),
+    );
+    assert_eq!(r.errors.len(), 1001);
+    assert_eq!(r.errors[999].document, 1000);
+    assert_eq!(
+        r.errors[1000].message,
+        "… and 500 more errors (only the first 1000 are listed)"
+    );
+}

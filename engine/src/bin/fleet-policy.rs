@@ -10,10 +10,6 @@ use serde::Serialize;
 use std::io::Write;
 use std::process::ExitCode;
 
-/// Diagnostics printed on stderr per severity; the rest are counted (the JSON/YAML result
-/// lists them all).
-const MAX_PRINTED: usize = 200;
-
 #[derive(Parser)]
 #[command(
     name = "fleet-policy",
@@ -300,17 +296,9 @@ fn emit<T: Serialize>(
     for n in notices {
         let _ = writeln!(err, "note: {}", n.message);
     }
-    for (list, what) in [(warnings, "warning"), (errors, "error")] {
-        for d in list.iter().take(MAX_PRINTED) {
-            let _ = writeln!(err, "{d}");
-        }
-        if list.len() > MAX_PRINTED {
-            let _ = writeln!(
-                err,
-                "{what}: … and {} more {what}s (the --format json result lists them all)",
-                list.len() - MAX_PRINTED
-            );
-        }
+    // The engine lists at most 1,000 of each and counts the rest in a last entry.
+    for d in warnings.iter().chain(errors) {
+        let _ = writeln!(err, "{d}");
     }
     let _ = err.flush();
     if errors.is_empty() {

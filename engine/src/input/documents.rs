@@ -271,10 +271,18 @@ pub struct Input {
     /// AKS maintenance configurations: the lower-case id of their cluster, and the
     /// configuration in the `cluster` extension's shape.
     pub azure_maintenance: Vec<(String, Node)>,
+    /// Errors and warnings found while reading beyond [`MAX_DIAGNOSTICS`]: counted, not kept.
+    pub omitted_errors: usize,
+    /// See [`Input::omitted_errors`].
+    pub omitted_warnings: usize,
     /// Manifests of our own group ([`OWN_GROUP`]) that no engine reads (`kind: Test`),
     /// kept for the commands that read them. Few, so keeping them costs nothing.
     pub own: Vec<Document>,
 }
+
+/// How many errors (and, apart, warnings) a result lists; the rest are counted in a last
+/// "… and N more" entry.
+pub const MAX_DIAGNOSTICS: usize = 1000;
 
 /// The API group of our own kinds (`fleet-policy.dev/v1alpha1`).
 pub const OWN_GROUP: &str = "fleet-policy.dev";
@@ -354,6 +362,18 @@ impl Input {
             if facts.is_some() || !configs.is_empty() {
                 super::arm::attach(&mut doc.root, facts, &configs);
             }
+        }
+    }
+
+    /// Records a problem found while reading. Past [`MAX_DIAGNOSTICS`] they are only counted
+    /// (a million broken documents must not make a million messages).
+    pub fn diagnose(&mut self, d: Diagnostic) {
+        if self.diagnostics.len() < MAX_DIAGNOSTICS {
+            self.diagnostics.push(d);
+        } else if d.is_error() {
+            self.omitted_errors += 1;
+        } else {
+            self.omitted_warnings += 1;
         }
     }
 
@@ -467,7 +487,7 @@ fn read_source(source: &Source, input: &mut Input) {
         match parsed {
             Ok((root, dups)) => {
                 for (span, key) in dups {
-                    input.diagnostics.push(Diagnostic::in_source(
+                    input.diagnose(Diagnostic::in_source(
                         Severity::Error,
                         &source.name,
                         index,
@@ -482,7 +502,7 @@ fn read_source(source: &Source, input: &mut Input) {
                     _ => index -= 1,
                 }
             }
-            Err((span, msg)) => input.diagnostics.push(Diagnostic::in_source(
+            Err((span, msg)) => input.diagnose(Diagnostic::in_source(
                 Severity::Error,
                 &source.name,
                 index,
@@ -527,7 +547,7 @@ fn read_manifest(
         }
     }
     if doc.root.as_map().is_none() {
-        input.diagnostics.push(doc.error(
+        input.diagnose(doc.error(
             &FieldPath::root(),
             "a manifest must be a mapping with apiVersion, kind and metadata",
         ));
@@ -575,15 +595,11 @@ fn read_manifest(
     let kind = match doc.root.get("kind").map(|k| (k, k.as_str())) {
         Some((_, Some(k))) => k.to_string(),
         Some((_, None)) => {
-            input
-                .diagnostics
-                .push(doc.error(&"kind".into(), "kind must be a string"));
+            input.diagnose(doc.error(&"kind".into(), "kind must be a string"));
             return;
         }
         None => {
-            input
-                .diagnostics
-                .push(doc.error(&FieldPath::root(), "missing required field \"kind\""));
+            input.diagnose(doc.error(&FieldPath::root(), "missing required field \"kind\""));
             return;
         }
     };
@@ -591,15 +607,11 @@ fn read_manifest(
     let api_version = match doc.root.get("apiVersion").map(Node::as_str) {
         Some(Some(v)) => v.to_string(),
         Some(None) => {
-            input
-                .diagnostics
-                .push(doc.error(&"apiVersion".into(), "apiVersion must be a string"));
+            input.diagnose(doc.error(&"apiVersion".into(), "apiVersion must be a string"));
             return;
         }
         None => {
-            input
-                .diagnostics
-                .push(doc.error(&FieldPath::root(), "missing required field \"apiVersion\""));
+            input.diagnose(doc.error(&FieldPath::root(), "missing required field \"apiVersion\""));
             return;
         }
     };
@@ -607,9 +619,7 @@ fn read_manifest(
 
     if kind == "List" || kind.ends_with("List") && doc.root.get("items").is_some() {
         if item.is_some() {
-            input
-                .diagnostics
-                .push(doc.error(&FieldPath::root(), "a List inside a List is not supported"));
+            input.diagnose(doc.error(&FieldPath::root(), "a List inside a List is not supported"));
             return;
         }
         // The items are moved out of the List, not copied: a dump is mostly its items.
@@ -625,9 +635,7 @@ fn read_manifest(
             Some(Value::Null) => Vec::new(),
             Some(Value::Scalar(s)) if s.resolve() == Resolved::Null => Vec::new(),
             _ => {
-                input
-                    .diagnostics
-                    .push(doc.error(&"items".into(), "items of a List must be a sequence"));
+                input.diagnose(doc.error(&"items".into(), "items of a List must be a sequence"));
                 return;
             }
         };
@@ -645,7 +653,7 @@ fn read_manifest(
         // A near miss of a kind we read is a typo; any other kind is a neighbour (an
         // EC2NodeClass beside a NodePool, a Namespace beside a CRP), listed once as ignored.
         Err(kinds::KindError::UnknownKind) => match kinds::near_miss(&kind) {
-            Some(known) => input.diagnostics.push(doc.error(
+            Some(known) => input.diagnose(doc.error(
                 &"kind".into(),
                 format!("unknown kind \"{kind}\"; did you mean \"{known}\"?"),
             )),
@@ -657,7 +665,7 @@ fn read_manifest(
                 input.ignored.push((api_version, kind))
             }
         },
-        Err(kinds::KindError::UnsupportedVersion(expected)) => input.diagnostics.push(doc.error(
+        Err(kinds::KindError::UnsupportedVersion(expected)) => input.diagnose(doc.error(
             &"apiVersion".into(),
             format!(
                 "apiVersion \"{api_version}\" is not supported for kind {kind}; use {}",
