@@ -554,3 +554,45 @@ fn diagnostics_are_capped_with_a_count_of_the_rest() {
         "… and 500 more errors (only the first 1000 are listed)"
     );
 }
+
+/// Several pods with a duration-based `karpenter.sh/do-not-disrupt`: the node stays blocked
+/// while any of them is protected, so the blocker reported is the longest protection.
+#[test]
+fn the_longest_do_not_disrupt_grace_blocks_the_node() {
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../static/examples/budget-candidates.yaml");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
+    let pods = "\
+apiVersion: v1
+kind: Pod
+metadata: {name: short, annotations: {karpenter.sh/do-not-disrupt: 1h}}
+spec: {nodeName: node-c}
+status: {phase: Running, startTime: \"2024-03-05T11:30:00Z\"}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: long, annotations: {karpenter.sh/do-not-disrupt: 2h}}
+spec: {nodeName: node-c}
+status: {phase: Running, startTime: \"2024-03-05T11:00:00Z\"}
+";
+    let text = text.replace(
+        "apiVersion: v1\nkind: Pod\nmetadata:\n  name: batch-job\n  annotations: {karpenter.sh/do-not-disrupt: \"true\"}\nspec: {nodeName: node-c}\nstatus: {phase: Running}\n",
+        pods,
+    );
+    assert!(text.contains("name: long"), "the example changed");
+    let r = json(&fleet_policy::budgets(
+        &[Source::new("b.yaml", text)],
+        &fleet_policy::BudgetOptions::at(at("2024-03-05T12:00:00Z")),
+    ));
+    let drift = r["nodePools"][0]["candidates"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|m| m["method"] == "Drift")
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(
+        drift["excluded"][0]["blocked"],
+        serde_json::json!({"kind": "podDoNotDisrupt", "pod": "default/long", "until": "2024-03-05T13:00:00Z"})
+    );
+}

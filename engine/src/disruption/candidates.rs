@@ -737,9 +737,11 @@ pub fn common_filter(n: &StateNode, class: Class, ctx: &PoolContext<'_>) -> Resu
     }
 }
 
-/// The first pod-level blocker (`ValidatePodsDisruptable`): do-not-disrupt pods first,
-/// then PDBs.
+/// The pod-level blocker (`ValidatePodsDisruptable`): do-not-disrupt pods first, then PDBs.
+/// While any do-not-disrupt pod blocks, the node is blocked, so the pod reported is the one
+/// whose protection lasts longest (one without an end first, else the latest end).
 fn pod_blocker(n: &StateNode, ctx: &PoolContext<'_>) -> Option<Blocked> {
+    let mut longest: Option<(String, Option<DateTime<Utc>>)> = None;
     for p in n.dnd_pods.iter().filter_map(|i| n.pods.get(*i)) {
         let v = timing::pod_do_not_disrupt(
             p.do_not_disrupt.as_deref(),
@@ -751,10 +753,15 @@ fn pod_blocker(n: &StateNode, ctx: &PoolContext<'_>) -> Option<Blocked> {
         );
         match v {
             PodDoNotDisrupt::Blocks { until } => {
-                return Some(Blocked::PodDoNotDisrupt {
-                    pod: p.key.clone(),
-                    until,
-                })
+                let longer = match (&longest, until) {
+                    (None, _) => true,
+                    (Some((_, None)), _) => false,
+                    (Some((_, Some(_))), None) => true,
+                    (Some((_, Some(t))), Some(u)) => u > *t,
+                };
+                if longer {
+                    longest = Some((p.key.clone(), until));
+                }
             }
             PodDoNotDisrupt::Ignored { warning } => {
                 ctx.warnings
@@ -763,6 +770,9 @@ fn pod_blocker(n: &StateNode, ctx: &PoolContext<'_>) -> Option<Blocked> {
             }
             PodDoNotDisrupt::DoesNotBlock => {}
         }
+    }
+    if let Some((pod, until)) = longest {
+        return Some(Blocked::PodDoNotDisrupt { pod, until });
     }
     n.pdb_blocker.clone()
 }
