@@ -596,3 +596,56 @@ status: {phase: Running, startTime: \"2024-03-05T11:00:00Z\"}
         serde_json::json!({"kind": "podDoNotDisrupt", "pod": "default/long", "until": "2024-03-05T13:00:00Z"})
     );
 }
+
+/// PickFixed (`crossReferenceValidTargetsWithBindings`): a binding of the current policy
+/// stays on a cluster that became ineligible (here its agent went offline: it has a status
+/// but no agent status; a cluster that left is another matter, its bindings dangle); only a binding of an older policy snapshot
+/// whose target is no longer valid is unscheduled. The condition counts valid names only.
+#[test]
+fn pick_fixed_keeps_a_current_binding_on_a_cluster_that_became_ineligible() {
+    let text = "\
+apiVersion: cluster.kubernetes-fleet.io/v1
+kind: MemberCluster
+metadata: {name: a}
+---
+apiVersion: cluster.kubernetes-fleet.io/v1
+kind: MemberCluster
+metadata: {name: b}
+status: {conditions: []}
+---
+apiVersion: cluster.kubernetes-fleet.io/v1
+kind: MemberCluster
+metadata: {name: c}
+status: {conditions: []}
+---
+apiVersion: placement.kubernetes-fleet.io/v1
+kind: ClusterResourcePlacement
+metadata: {name: fixed}
+spec:
+  policy: {placementType: PickFixed, clusterNames: [a, b, c]}
+---
+apiVersion: fleet-policy.dev/v1alpha1
+kind: PlacementBinding
+metadata: {name: fixed-b}
+spec: {placement: fixed, cluster: b, state: Bound}
+---
+apiVersion: fleet-policy.dev/v1alpha1
+kind: PlacementBinding
+metadata: {name: fixed-c}
+spec: {placement: fixed, cluster: c, state: Bound, policySnapshot: Obsolete}
+";
+    let r = fleet_policy::place(
+        &[Source::new("f.yaml", text)],
+        &PlaceOptions::at(at("2026-03-04T12:00:00Z")),
+    );
+    assert!(r.errors.is_empty(), "{:?}", r.errors.first());
+    let p = &r.placements[0];
+    let picked: Vec<String> = p.picked.iter().map(|c| c.cluster.to_string()).collect();
+    assert_eq!(picked, ["a"]);
+    assert_eq!(p.kept, ["b"]);
+    assert_eq!(p.unscheduled, ["c"]);
+    assert_eq!(
+        p.condition.message,
+        "could not find all clusters needed as specified by the scheduling policy, found 1 cluster(s) instead"
+    );
+}

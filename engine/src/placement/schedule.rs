@@ -521,7 +521,15 @@ fn pick_fixed(fleet: &Fleet, policy: &Policy, cls: &Classified, r: &mut Placemen
             r.picked.push(Picked::unscored(shared_name(fleet, i)));
         }
     }
-    for &i in current.iter().chain(&cls.obsolete) {
+    // `crossReferenceValidTargetsWithBindings`: only bindings made for an older policy
+    // snapshot whose target is no longer valid are unscheduled. A binding of the current
+    // snapshot stays, even on a cluster that became ineligible (its decision says why).
+    for &i in &current {
+        if !valid.contains(&i) {
+            r.kept.push(name(fleet, i));
+        }
+    }
+    for &i in &cls.obsolete {
         if !valid.contains(&i) {
             r.unscheduled.push(name(fleet, i));
         }
