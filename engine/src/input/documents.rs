@@ -280,6 +280,10 @@ pub struct Input {
     pub own: Vec<Document>,
 }
 
+/// How much text one call reads, all sources together. The tree takes about 8 to 15 times the
+/// text in memory, so this keeps a call within a few GB natively (and the wasm's 4 GB).
+pub const MAX_INPUT_BYTES: usize = 256 << 20;
+
 /// How many errors (and, apart, warnings) a result lists; the rest are counted in a last
 /// "… and N more" entry.
 pub const MAX_DIAGNOSTICS: usize = 1000;
@@ -291,7 +295,22 @@ impl Input {
     /// Reads all sources. Never fails: problems become diagnostics.
     pub fn parse(sources: &[Source]) -> Input {
         let mut input = Input::default();
+        let mut total = 0usize;
         for source in sources {
+            total = total.saturating_add(source.text.len());
+            if total > MAX_INPUT_BYTES {
+                input.diagnose(Diagnostic::in_source(
+                    Severity::Error,
+                    &source.name,
+                    0,
+                    Span::default(),
+                    format!(
+                        "not read: the input exceeds {} MiB (about 90,000 clusters as kubectl prints them); split it",
+                        MAX_INPUT_BYTES >> 20
+                    ),
+                ));
+                continue;
+            }
             read_source(source, &mut input);
         }
         input.join_azure();
@@ -1152,6 +1171,20 @@ mod tests {
         );
         let cr = Input::parse_str(&format!("{}---\n{}", mc("a"), mc("b")).replace('\n', "\r"));
         assert_eq!(names(&cr), [("a".into(), 1), ("b".into(), 5)]);
+    }
+
+    /// Past the size cap a source is not read, with an error saying why.
+    #[test]
+    fn input_past_the_size_cap_is_refused_with_an_error() {
+        let big = "#".repeat(MAX_INPUT_BYTES + 1);
+        let input = Input::parse(&[Source::new("small", "a: 1\n"), Source::new("big", big)]);
+        let msgs: Vec<(&str, &str)> = input
+            .diagnostics
+            .iter()
+            .map(|d| (d.source.as_str(), d.message.as_str()))
+            .collect();
+        assert_eq!(msgs.len(), 2);
+        assert_eq!(msgs[1], ("big", "not read: the input exceeds 256 MiB (about 90,000 clusters as kubectl prints them); split it"));
     }
 
     /// A repeated key is found in a large mapping as in a small one (a set past 16 keys).
