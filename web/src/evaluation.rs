@@ -78,13 +78,14 @@ fn option_error(message: String) -> Diagnostic {
 
 /// Both editors read into one [`Input`], re-reading only the editor whose text changed (a
 /// keystroke in the policy editor does not re-read a 1,000-cluster fleet). The result is the
-/// same as `Input::parse(&[fleet, policy])`: documents and diagnostics in source order.
+/// same as `Input::parse(&[fleet, policy])`: documents, findings and neighbouring kinds in
+/// source order, AKS facts joined across both editors.
 #[derive(Debug, Default)]
 pub struct Parsed {
     fleet: String,
     policy: String,
-    fleet_documents: usize,
-    fleet_diagnostics: usize,
+    /// Where the fleet editor's part of `input` ends.
+    fleet_mark: fleet_policy::input::documents::Mark,
     /// The combined input.
     pub input: Input,
 }
@@ -96,19 +97,16 @@ impl Parsed {
             || self.input.documents.is_empty() && self.input.diagnostics.is_empty()
         {
             let fleet = Input::parse(&[Source::new(FLEET, state.fleet.as_str())]);
-            self.fleet_documents = fleet.documents.len();
-            self.fleet_diagnostics = fleet.diagnostics.len();
+            self.fleet_mark = fleet.mark();
             self.input = fleet;
             self.fleet = state.fleet.clone();
             self.policy.clear();
             self.policy.push('\u{0}');
         }
         if self.policy != state.policy {
-            self.input.documents.truncate(self.fleet_documents);
-            self.input.diagnostics.truncate(self.fleet_diagnostics);
+            self.input.truncate(self.fleet_mark);
             let policy = Input::parse(&[Source::new(POLICY, state.policy.as_str())]);
-            self.input.documents.extend(policy.documents);
-            self.input.diagnostics.extend(policy.diagnostics);
+            self.input.append(policy);
             self.policy = state.policy.clone();
         }
     }

@@ -280,6 +280,18 @@ pub struct Input {
     pub own: Vec<Document>,
 }
 
+/// Where an [`Input`] ended, for [`Input::truncate`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Mark {
+    documents: usize,
+    diagnostics: usize,
+    ignored: usize,
+    own: usize,
+    clusters: usize,
+    maintenance: usize,
+    omitted: (usize, usize),
+}
+
 /// How much text one call reads, all sources together. The tree takes about 8 to 15 times the
 /// text in memory, so this keeps a call within a few GB natively (and the wasm's 4 GB).
 pub const MAX_INPUT_BYTES: usize = 256 << 20;
@@ -343,6 +355,47 @@ impl Input {
             }
         }
         out
+    }
+
+    /// Where this input ends now, to cut it back there with [`Input::truncate`] (the
+    /// playground keeps the fleet editor's part and replaces the policy editor's).
+    pub fn mark(&self) -> Mark {
+        Mark {
+            documents: self.documents.len(),
+            diagnostics: self.diagnostics.len(),
+            ignored: self.ignored.len(),
+            own: self.own.len(),
+            clusters: self.azure_clusters.len(),
+            maintenance: self.azure_maintenance.len(),
+            omitted: (self.omitted_errors, self.omitted_warnings),
+        }
+    }
+
+    /// Cuts this input back to `mark`.
+    pub fn truncate(&mut self, mark: Mark) {
+        self.documents.truncate(mark.documents);
+        self.diagnostics.truncate(mark.diagnostics);
+        self.ignored.truncate(mark.ignored);
+        self.own.truncate(mark.own);
+        self.azure_clusters.truncate(mark.clusters);
+        self.azure_maintenance.truncate(mark.maintenance);
+        (self.omitted_errors, self.omitted_warnings) = mark.omitted;
+    }
+
+    /// Adds another input read separately (another editor), as if both were read together:
+    /// documents, findings, neighbouring kinds, and AKS facts joined across both.
+    pub fn append(&mut self, other: Input) {
+        self.documents.extend(other.documents);
+        for d in other.diagnostics {
+            self.diagnose(d);
+        }
+        self.omitted_errors += other.omitted_errors;
+        self.omitted_warnings += other.omitted_warnings;
+        self.ignored.extend(other.ignored);
+        self.own.extend(other.own);
+        self.azure_clusters.extend(other.azure_clusters);
+        self.azure_maintenance.extend(other.azure_maintenance);
+        self.join_azure();
     }
 
     /// Gives each FleetMember without `cluster` facts those of the AKS cluster (and its
@@ -676,13 +729,13 @@ fn read_manifest(
                 &"kind".into(),
                 format!("unknown kind \"{kind}\"; did you mean \"{known}\"?"),
             )),
-            None => {
-                if api_version.split_once('/').map(|(g, _)| g) == Some(OWN_GROUP) {
-                    doc.layout = Layout::of(&doc.root, &kind);
-                    input.own.push(doc);
-                }
-                input.ignored.push((api_version, kind))
+            // Our own kinds no engine reads (`kind: Test`) are kept for the commands that
+            // read them; they are not neighbours.
+            None if api_version.split_once('/').map(|(g, _)| g) == Some(OWN_GROUP) => {
+                doc.layout = Layout::of(&doc.root, &kind);
+                input.own.push(doc);
             }
+            None => input.ignored.push((api_version, kind)),
         },
         Err(kinds::KindError::UnsupportedVersion(expected)) => input.diagnose(doc.error(
             &"apiVersion".into(),
@@ -1171,6 +1224,30 @@ mod tests {
         );
         let cr = Input::parse_str(&format!("{}---\n{}", mc("a"), mc("b")).replace('\n', "\r"));
         assert_eq!(names(&cr), [("a".into(), 1), ("b".into(), 5)]);
+    }
+
+    /// Two inputs read apart and appended are the input read together (the playground reads
+    /// each editor apart): documents, findings, neighbours and the AKS join across both.
+    #[test]
+    fn inputs_read_apart_and_appended_equal_one_read_together() {
+        let a = "apiVersion: v1\nkind: Namespace\nmetadata: {name: n}\n---\n{\"type\": \"Microsoft.ContainerService/fleets/members\", \"name\": \"m\", \"clusterResourceId\": \"/x/managedClusters/AKS\", \"group\": \"g\"}\n";
+        let b = "{\"type\": \"Microsoft.ContainerService/managedClusters\", \"id\": \"/x/managedclusters/aks\", \"currentKubernetesVersion\": \"1.30.5\"}\n---\nkind: Broken\n";
+        let together = Input::parse(&[Source::new("a", a), Source::new("b", b)]);
+        let mut apart = Input::parse(&[Source::new("a", a)]);
+        let mark = apart.mark();
+        apart.append(Input::parse(&[Source::new("b", "kind: Other\n")]));
+        apart.truncate(mark);
+        apart.append(Input::parse(&[Source::new("b", b)]));
+        assert_eq!(apart, together);
+        let member = &together.documents[0];
+        assert_eq!(
+            member
+                .root
+                .get("cluster")
+                .and_then(|c| c.get("kubernetesVersion"))
+                .and_then(Node::as_scalar),
+            Some("1.30.5")
+        );
     }
 
     /// Past the size cap a source is not read, with an error saying why.
