@@ -649,3 +649,41 @@ spec: {placement: fixed, cluster: c, state: Bound, policySnapshot: Obsolete}
         "could not find all clusters needed as specified by the scheduling policy, found 1 cluster(s) instead"
     );
 }
+
+/// `kubectl get clusterresourceplacements -o yaml` as the hub prints it (status, finalizers,
+/// applyStrategy, revisionHistoryLimit, the last-applied annotation) is read without an error,
+/// and its rollout follows its strategy over the clusters it picks.
+#[test]
+fn a_crp_dump_with_status_is_read_as_printed() {
+    let sources = [
+        corpus("kubectl/memberclusters.yaml"),
+        corpus("kubectl/crp-list.yaml"),
+    ];
+    let input = fleet_policy::Input::parse(&sources);
+    let t = input
+        .snapshot()
+        .unwrap_or_else(|| panic!("the dump carries times"));
+    let r = fleet_policy::evaluate_input(&input, &EvaluateOptions::at(t));
+    assert!(r.errors.is_empty(), "{:?}", r.errors.first());
+    assert!(r.warnings.is_empty(), "{:?}", r.warnings.first());
+    let picked: Vec<String> = r.placements[0]
+        .picked
+        .iter()
+        .map(|c| c.cluster.to_string())
+        .collect();
+    assert_eq!(picked, ["bravelion", "quietowl", "smartfish"]);
+    // maxUnavailable 25% of 3 rounds up to 1: one cluster at a time.
+    let starts: Vec<Option<String>> = r.rollouts[0].stages[0].groups[0]
+        .members
+        .iter()
+        .map(|m| m.start.map(|s| s.to_rfc3339()))
+        .collect();
+    assert_eq!(
+        starts,
+        [
+            Some("2026-03-04T11:58:42+00:00".to_string()),
+            Some("2026-03-04T12:00:42+00:00".to_string()),
+            Some("2026-03-04T12:02:42+00:00".to_string()),
+        ]
+    );
+}
