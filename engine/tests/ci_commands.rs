@@ -381,6 +381,7 @@ fn diff_exit_codes() {
         "tests/corpus/kubectl",
         "--against",
         "tests/corpus/kubectl/bindings.yaml",
+        "tests/corpus/kubectl/crp-list.yaml",
         "tests/corpus/kubectl/memberclusters.yaml",
         "tests/corpus/kubectl/placements.yaml",
         "--at",
