@@ -68,7 +68,7 @@ const ENVELOPE: &[&str] = &[
 fn scalar(text: &str, span: Span) -> Node {
     Node {
         value: Value::Scalar(Scalar {
-            text: text.to_string(),
+            text: text.into(),
             plain: false,
         }),
         span,

@@ -552,7 +552,8 @@ fn read_source(source: &Source, input: &mut Input) {
         let json = super::json::looks_like_json(chunk.text)
             .then(|| super::json::parse(chunk.text, chunk.first_line))
             .flatten();
-        let parsed = match json {
+        // Block YAML as kubectl prints it is read line by line; the rest by yaml-rust2.
+        let parsed = match json.or_else(|| super::block::parse(chunk.text, chunk.first_line)) {
             Some((root, dups)) => Ok((Some(root), dups)),
             None => parse_yaml(chunk.text, chunk.first_line),
         };
@@ -822,26 +823,39 @@ fn child<'n>(node: &'n mut Node, seg: &PathSeg) -> Option<&'n mut Node> {
     }
 }
 
-struct Chunk<'a> {
-    text: &'a str,
+pub(crate) struct Chunk<'a> {
+    pub(crate) text: &'a str,
     /// 1-based line of the chunk's first line in the source.
-    first_line: u32,
+    pub(crate) first_line: u32,
 }
 
 /// Splits a stream at `---` document markers written at the start of a line, and after `...`
 /// document end markers (a document may follow one without `---`).
-fn split_documents(text: &str) -> Vec<Chunk<'_>> {
+pub(crate) fn split_documents(text: &str) -> Vec<Chunk<'_>> {
+    let b = text.as_bytes();
     let mut chunks = Vec::new();
     let mut start = 0;
     let mut start_line = 1u32;
-    let mut offset = 0;
-    for (line_no, line) in (1u32..).zip(text.split_inclusive('\n')) {
-        let is_marker = line.starts_with("---")
-            && line[3..]
-                .chars()
-                .next()
-                .is_none_or(|c| c == ' ' || c == '\t' || c == '\n' || c == '\r');
-        if is_marker && offset > start {
+    // A marker is three characters alone on their line or before a space (or a comment,
+    // after `...`).
+    let marker = |at: usize, head: &[u8], comment: bool| {
+        b.get(at..at + 3) == Some(head)
+            && match b.get(at + 3) {
+                None | Some(b' ' | b'\t' | b'\n' | b'\r') => true,
+                Some(b'#') => comment,
+                _ => false,
+            }
+    };
+    let line_starts = std::iter::once(0).chain(
+        memchr::memchr_iter(b'\n', b)
+            .map(|i| i + 1)
+            .filter(|&i| i < b.len()),
+    );
+    for (line_no, offset) in (1u32..).zip(line_starts) {
+        if !matches!(b.get(offset), Some(b'-' | b'.')) {
+            continue;
+        }
+        if marker(offset, b"---", false) && offset > start {
             chunks.push(Chunk {
                 text: &text[start..offset],
                 first_line: start_line,
@@ -849,18 +863,13 @@ fn split_documents(text: &str) -> Vec<Chunk<'_>> {
             start = offset;
             start_line = line_no;
         }
-        offset += line.len();
-        let is_end = line.starts_with("...")
-            && line[3..]
-                .chars()
-                .next()
-                .is_none_or(|c| c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '#');
-        if is_end {
+        if marker(offset, b"...", true) {
+            let end = memchr::memchr(b'\n', &b[offset..]).map_or(b.len(), |e| offset + e + 1);
             chunks.push(Chunk {
-                text: &text[start..offset],
+                text: &text[start..end],
                 first_line: start_line,
             });
-            start = offset;
+            start = end;
             start_line = line_no + 1;
         }
     }
@@ -1082,7 +1091,10 @@ impl MarkedEventReceiver for Builder {
                 let value = if plain && (text.is_empty() || text == "~" || text == "null") {
                     Value::Null
                 } else {
-                    Value::Scalar(Scalar { text, plain })
+                    Value::Scalar(Scalar {
+                        text: text.into(),
+                        plain,
+                    })
                 };
                 let node = Node { value, span };
                 self.nodes += 1;

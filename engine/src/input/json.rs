@@ -11,6 +11,7 @@ use super::diagnostics::Span;
 use super::documents::RepeatedKeys;
 use super::documents::MAX_DEPTH;
 use super::node::{Node, Scalar, Value};
+use compact_str::CompactString;
 
 /// Repeated keys: where the repeat is, and the key.
 pub(crate) type Duplicates = Vec<(Span, String)>;
@@ -33,7 +34,9 @@ pub(crate) fn parse(text: &str, first_line: u32) -> Option<(Node, Duplicates)> {
         text,
         pos: 0,
         line: first_line,
-        col: 1,
+        line_start: 0,
+        ascii: text.is_ascii(),
+        col_at: (0, 1),
         depth: 0,
         duplicates: Vec::new(),
     };
@@ -52,47 +55,71 @@ struct Reader<'a> {
     b: &'a [u8],
     text: &'a str,
     pos: usize,
-    /// Line and (character) column of `pos`.
+    /// Line of `pos`, and the byte offset where that line starts.
     line: u32,
-    col: u32,
+    line_start: usize,
+    /// Whether the text is ASCII (a column is then a byte offset).
+    ascii: bool,
+    /// The last column counted, and where: columns count characters, and counting on from
+    /// the last one keeps a long line (minified JSON) linear.
+    col_at: (usize, u32),
     depth: usize,
     duplicates: Duplicates,
 }
 
 impl Reader<'_> {
-    fn span(&self) -> Span {
+    /// Where `pos` is. Columns are worked out here, not tracked byte by byte: most bytes of
+    /// a pretty-printed dump are indentation and string contents no span points into.
+    fn span(&mut self) -> Span {
+        let column = if self.ascii {
+            (self.pos - self.line_start) as u32 + 1
+        } else {
+            let (at, col) = if (self.line_start..=self.pos).contains(&self.col_at.0) {
+                self.col_at
+            } else {
+                (self.line_start, 1)
+            };
+            let chars = self.b[at..self.pos]
+                .iter()
+                .filter(|&&c| c & 0xC0 != 0x80)
+                .count();
+            let col = col + chars as u32;
+            self.col_at = (self.pos, col);
+            col
+        };
         Span {
             line: self.line,
-            column: self.col,
+            column,
         }
     }
 
-    /// Moves past `n` bytes of one line (no newline among them), counting characters.
+    /// Moves past `n` bytes of one line (no newline among them).
     fn advance(&mut self, n: usize) {
-        let end = (self.pos + n).min(self.b.len());
-        let chars = self.b[self.pos..end]
-            .iter()
-            .filter(|&&c| c & 0xC0 != 0x80)
-            .count();
-        self.col += chars as u32;
-        self.pos = end;
+        self.pos = (self.pos + n).min(self.b.len());
     }
 
     fn skip_ws(&mut self) {
-        while let Some(&c) = self.b.get(self.pos) {
-            match c {
-                b' ' | b'\t' | b'\r' => {
-                    self.pos += 1;
-                    self.col += 1;
+        let b = self.b;
+        let mut p = self.pos;
+        loop {
+            // Indentation first, eight spaces at a time: it is much of a pretty-printed dump.
+            while let Some(chunk) = b.get(p..p + 8) {
+                if chunk != b"        " {
+                    break;
                 }
-                b'\n' => {
-                    self.pos += 1;
+                p += 8;
+            }
+            match b.get(p) {
+                Some(b' ' | b'\t' | b'\r') => p += 1,
+                Some(b'\n') => {
+                    p += 1;
                     self.line += 1;
-                    self.col = 1;
+                    self.line_start = p;
                 }
-                _ => return,
+                _ => break,
             }
         }
+        self.pos = p;
     }
 
     fn value(&mut self) -> Option<Node> {
@@ -130,7 +157,7 @@ impl Reader<'_> {
         self.literal(word)?;
         Some(Node {
             value: Value::Scalar(Scalar {
-                text: word.to_string(),
+                text: word.into(),
                 plain: true,
             }),
             span,
@@ -177,7 +204,7 @@ impl Reader<'_> {
                 return None;
             }
         }
-        let text = self.text.get(start..i)?.to_string();
+        let text = CompactString::from(self.text.get(start..i)?);
         self.advance(i - start);
         Some(Node {
             value: Value::Scalar(Scalar { text, plain: true }),
@@ -186,22 +213,19 @@ impl Reader<'_> {
     }
 
     /// A string after its opening quote is at `pos`; unescaped.
-    fn string(&mut self) -> Option<String> {
+    fn string(&mut self) -> Option<CompactString> {
         let b = self.b;
         let start = self.pos + 1;
-        let mut i = start;
-        // The common case: no escapes.
-        while let Some(&c) = b.get(i) {
-            match c {
-                b'"' => {
-                    let s = self.text.get(start..i)?.to_string();
-                    self.advance(i + 1 - self.pos);
-                    return Some(s);
-                }
-                b'\\' => break,
-                0..=0x1F => return None,
-                _ => i += 1,
-            }
+        // The common case: no escapes. Control characters make it not JSON.
+        let q = start + memchr::memchr2(b'"', b'\\', b.get(start..)?)?;
+        if b[start..q].iter().fold(false, |any, &c| any | (c < 0x20)) {
+            return None;
+        }
+        let mut i = q;
+        if b[q] == b'"' {
+            let s = CompactString::from(self.text.get(start..q)?);
+            self.advance(q + 1 - self.pos);
+            return Some(s);
         }
         let mut out = self.text.get(start..i)?.to_string();
         loop {
@@ -209,7 +233,7 @@ impl Reader<'_> {
             match c {
                 b'"' => {
                     self.advance(i + 1 - self.pos);
-                    return Some(out);
+                    return Some(out.into());
                 }
                 b'\\' => {
                     let e = *b.get(i + 1)?;
@@ -288,7 +312,7 @@ impl Reader<'_> {
                 self.skip_ws();
                 let value = self.value()?;
                 if keys.check(&entries, &key) {
-                    self.duplicates.push((key_span, key.clone()));
+                    self.duplicates.push((key_span, key.to_string()));
                 }
                 entries.push((
                     Node {

@@ -1,6 +1,7 @@
 //! Text → typed manifests: YAML documents with spans, kinds, and shared value types.
 
 pub(crate) mod arm;
+mod block;
 pub mod de;
 pub mod diagnostics;
 pub mod documents;

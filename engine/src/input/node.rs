@@ -28,8 +28,9 @@ pub enum Value {
 /// A scalar as written.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scalar {
-    /// The text after YAML unescaping.
-    pub text: String,
+    /// The text after YAML unescaping. Most scalars of a manifest (names, times, quantities)
+    /// are short and are kept inline, without an allocation each.
+    pub text: compact_str::CompactString,
     /// Unquoted (plain) scalars may be numbers or booleans; quoted ones are always strings.
     pub plain: bool,
 }
@@ -211,7 +212,7 @@ impl Node {
                 Resolved::Int(i) => J::from(i),
                 Resolved::Float(f) => serde_json::Number::from_f64(f)
                     .map(J::Number)
-                    .unwrap_or_else(|| J::String(s.text.clone())),
+                    .unwrap_or_else(|| J::String(s.text.to_string())),
                 Resolved::Str(t) => J::String(t.to_string()),
             },
             Value::Seq(items) => J::Array(items.iter().map(Node::to_json).collect()),
@@ -330,7 +331,7 @@ mod tests {
 
     fn plain(t: &str) -> Scalar {
         Scalar {
-            text: t.to_string(),
+            text: t.into(),
             plain: true,
         }
     }
