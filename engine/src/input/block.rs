@@ -24,23 +24,24 @@ pub(crate) type Duplicates = Vec<(Span, String)>;
 pub(crate) fn parse(text: &str, first_line: u32) -> Option<(Node, Duplicates)> {
     let mut r = Reader::new(text, first_line)?;
     r.skip_blank();
-    let first = r.lines.get(r.i)?;
+    let first = r.cur?;
     if first.text.starts_with("---") {
         // The chunk starts at its document marker: nothing may follow it on that line.
         let tail = &first.text[3..];
         if !(tail.is_empty() || tail.starts_with(' ') && is_blank(tail)) {
             return None;
         }
-        r.i += 1;
+        r.next_line();
         r.skip_blank();
     }
-    let indent = r.lines.get(r.i)?.indent;
+    let indent = r.cur?.indent;
     r.off = indent;
     let root = r.block(indent)?;
     r.skip_blank();
-    (r.i == r.lines.len()).then_some((root, r.duplicates))
+    r.cur.is_none().then_some((root, r.duplicates))
 }
 
+#[derive(Clone, Copy)]
 struct Line<'a> {
     /// The line without its line break.
     text: &'a str,
@@ -49,7 +50,13 @@ struct Line<'a> {
 }
 
 struct Reader<'a> {
-    lines: Vec<Line<'a>>,
+    text: &'a str,
+    /// Whether line breaks may be CR LF.
+    crs: bool,
+    /// The current line (`None` past the end), and where the next one starts: lines are
+    /// read as the reader reaches them, not kept (a large dump has millions).
+    cur: Option<Line<'a>>,
+    next: usize,
     /// Whether the whole text is ASCII (columns are then byte offsets).
     ascii: bool,
     /// Whether the text ends with a line break (a block scalar running to the end of a text
@@ -92,31 +99,19 @@ impl<'a> Reader<'a> {
         {
             return None;
         }
-        let crs = memchr::memchr(b'\r', text.as_bytes()).is_some();
-        let mut lines = Vec::with_capacity(text.len() / 24);
-        let mut start = 0;
-        let ends = memchr::memchr_iter(b'\n', text.as_bytes()).chain(std::iter::once(text.len()));
-        for end in ends {
-            let mut line = text.get(start..end)?;
-            start = end + 1;
-            if crs {
-                line = line.strip_suffix('\r').unwrap_or(line);
-                if line.contains('\r') {
-                    return None;
-                }
-            }
-            let indent = line.bytes().take_while(|b| *b == b' ').count();
-            lines.push(Line { text: line, indent });
+        // A CR must end a line (CR LF): a lone one is yaml-rust2's.
+        let b = text.as_bytes();
+        let crs = memchr::memchr(b'\r', b).is_some();
+        if crs && memchr::memchr_iter(b'\r', b).any(|i| b.get(i + 1) != Some(&b'\n')) {
+            return None;
         }
-        // The text after a final line break is no line.
-        let ends_with_break = text.ends_with('\n');
-        if ends_with_break {
-            lines.pop();
-        }
-        Some(Reader {
-            lines,
+        let mut reader = Reader {
+            text,
+            crs,
+            cur: None,
+            next: 0,
             ascii,
-            ends_with_break,
+            ends_with_break: text.ends_with('\n'),
             first_line,
             i: 0,
             off: 0,
@@ -124,12 +119,38 @@ impl<'a> Reader<'a> {
             duplicates: Vec::new(),
             entries: Vec::new(),
             items: Vec::new(),
-        })
+        };
+        reader.load();
+        Some(reader)
     }
 
-    /// The line:column of byte `off` in line `i`.
-    fn span(&self, i: usize, off: usize) -> Span {
-        let text = self.lines.get(i).map_or("", |l| l.text);
+    /// Reads the line starting at `next` into `cur`.
+    fn load(&mut self) {
+        let b = self.text.as_bytes();
+        if self.next >= b.len() {
+            self.cur = None;
+            return;
+        }
+        let start = self.next;
+        let end = memchr::memchr(b'\n', &b[start..]).map_or(b.len(), |e| start + e);
+        self.next = end + 1;
+        let mut text = &self.text[start..end];
+        if self.crs {
+            text = text.strip_suffix('\r').unwrap_or(text);
+        }
+        let indent = text.bytes().take_while(|b| *b == b' ').count();
+        self.cur = Some(Line { text, indent });
+    }
+
+    fn next_line(&mut self) {
+        self.i += 1;
+        self.load();
+    }
+
+    /// The line:column of byte `off` in the current line.
+    fn span(&self, off: usize) -> Span {
+        let i = self.i;
+        let text = self.cur.map_or("", |l| l.text);
         let before = text.get(..off).unwrap_or(text);
         let column = if self.ascii || before.is_ascii() {
             before.len()
@@ -144,27 +165,23 @@ impl<'a> Reader<'a> {
 
     /// The rest of the current line from the current offset.
     fn rest(&self) -> &'a str {
-        self.lines
-            .get(self.i)
-            .and_then(|l| l.text.get(self.off..))
-            .unwrap_or("")
+        self.cur.and_then(|l| l.text.get(self.off..)).unwrap_or("")
     }
 
     /// Skips lines holding only spaces or a comment.
     fn skip_blank(&mut self) {
         while self
-            .lines
-            .get(self.i)
+            .cur
             .is_some_and(|l| matches!(l.text.as_bytes().get(l.indent), None | Some(b'#')))
         {
-            self.i += 1;
+            self.next_line();
         }
     }
 
     /// The indentation of the next line with content, after skipping blank ones.
     fn next_indent(&mut self) -> Option<usize> {
         self.skip_blank();
-        let line = self.lines.get(self.i)?;
+        let line = self.cur?;
         // A tab where the indentation ends is yaml-rust2's to judge.
         if line.text[line.indent..].starts_with('\t') {
             return Some(usize::MAX);
@@ -197,18 +214,18 @@ impl<'a> Reader<'a> {
             if !plain_start(key_text) || key_text.len() > 1024 {
                 return None;
             }
-            let key = plain_node(key_text, self.span(self.i, self.off));
+            let key = plain_node(key_text, self.span(self.off));
             let after = &rest[key_len + 1..];
             let value_text = after.trim_start_matches(' ');
             let value = if is_blank(value_text) {
                 // The value is on the following lines: a nested block, or a sequence at the
                 // key's own indentation.
-                self.i += 1;
+                self.next_line();
                 let next = self.next_indent()?;
                 if next != usize::MAX && next > indent {
                     self.off = next;
                     self.block(next)?
-                } else if next == indent && is_entry(&self.lines[self.i].text[next..]) {
+                } else if next == indent && self.cur.is_some_and(|l| is_entry(&l.text[next..])) {
                     self.off = next;
                     self.depth += 1;
                     let seq = self.seq(indent, true);
@@ -254,13 +271,13 @@ impl<'a> Reader<'a> {
     /// A sequence whose entries start at column `indent`; `indentless` when it is a mapping's
     /// value at the key's own column (yaml-rust2 then starts it at its first item).
     fn seq(&mut self, indent: usize, indentless: bool) -> Option<Node> {
-        let mut span = self.span(self.i, self.off);
+        let mut span = self.span(self.off);
         let start = self.items.len();
         loop {
             let after = self.rest().get(1..)?;
             let item_text = after.trim_start_matches(' ');
             let item = if is_blank(item_text) {
-                self.i += 1;
+                self.next_line();
                 let next = self.next_indent()?;
                 if next == usize::MAX || next <= indent {
                     return None;
@@ -315,7 +332,7 @@ impl<'a> Reader<'a> {
     /// column `parent`. Moves past it.
     fn inline_value(&mut self, parent: usize) -> Option<Node> {
         let rest = self.rest();
-        let span = self.span(self.i, self.off);
+        let span = self.span(self.off);
         let node = match rest.as_bytes().first()? {
             b'"' => {
                 let (text, len) = double_quoted(rest)?;
@@ -346,7 +363,7 @@ impl<'a> Reader<'a> {
                 plain_node(text, span)
             }
         };
-        self.i += 1;
+        self.next_line();
         // A more indented line after a scalar continues it (or is an error): yaml-rust2's.
         match self.next_indent() {
             Some(next) if next > parent => None,
@@ -365,8 +382,8 @@ impl<'a> Reader<'a> {
         let mut text = first.trim_end_matches(' ').replace("''", "'");
         let mut breaks = 0;
         loop {
-            self.i += 1;
-            let line = self.lines.get(self.i)?;
+            self.next_line();
+            let line = self.cur?;
             if line.text.contains('\t') {
                 return None;
             }
@@ -410,12 +427,12 @@ impl<'a> Reader<'a> {
         if !(tail.is_empty() || tail.starts_with(' ') && is_blank(tail)) {
             return None;
         }
-        self.i += 1;
+        self.next_line();
         let mut body = String::new();
         let mut content_end = 0;
         let mut indent = None;
         let mut span = None;
-        while let Some(line) = self.lines.get(self.i) {
+        while let Some(line) = self.cur {
             let only_spaces = line.indent == line.text.len();
             let m = match indent {
                 Some(m) => m,
@@ -426,7 +443,7 @@ impl<'a> Reader<'a> {
                     if line.indent <= parent || line.text[line.indent..].starts_with('\t') {
                         return None;
                     }
-                    span = Some(self.span(self.i, line.indent));
+                    span = Some(self.span(line.indent));
                     indent = Some(line.indent);
                     line.indent
                 }
@@ -440,12 +457,12 @@ impl<'a> Reader<'a> {
             } else {
                 break;
             }
-            self.i += 1;
+            self.next_line();
         }
         // A block scalar running into the end of a text without a final line break is
         // yaml-rust2's.
         let span = span?;
-        if self.i == self.lines.len() && !self.ends_with_break {
+        if self.cur.is_none() && !self.ends_with_break {
             return None;
         }
         match chomp {
