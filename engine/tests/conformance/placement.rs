@@ -2,7 +2,7 @@
 //! Kubernetes YAML text (MemberCluster, ClusterResourcePlacement, PlacementBinding) and run
 //! through the public API, then every field present in `expect` is checked.
 
-use crate::{load, Outcome};
+use crate::{guarded, load, only_keys, Outcome};
 use fleet_policy::placement::{Decision, PlacementResult};
 use fleet_policy::{place, PlaceOptions, Source};
 use serde_json::{json, Map, Value};
@@ -32,12 +32,46 @@ pub fn run(path: &Path) -> Outcome {
     };
     for case in cases {
         let id = case.get("id").and_then(Value::as_str).unwrap_or("(no id)");
-        out.record(id, run_case(case, &fleets));
+        out.record(id, guarded(|| run_case(case, &fleets)));
     }
     out
 }
 
-fn run_case(case: &Value, fleets: &Value) -> Result<(), String> {
+/// The keys a case may have; see the schema at the top of the cases file.
+const CASE_KEYS: &[&str] = &[
+    "id",
+    "title",
+    "source",
+    "fleet",
+    "fleetOverrides",
+    "clusters",
+    "policy",
+    "existingBindings",
+    "expect",
+];
+
+/// The keys `expect` may have: the asserted ones, then the free-text notes.
+const EXPECT_KEYS: &[&str] = &[
+    "validation",
+    "error",
+    "picked",
+    "notPicked",
+    "kept",
+    "unscheduled",
+    "filtered",
+    "decisions",
+    "condition",
+    "errorCause",
+    "validationNotes",
+    "decisionsNotes",
+    "notes",
+];
+
+pub fn run_case(case: &Value, fleets: &Value) -> Result<(), String> {
+    only_keys("case", case, CASE_KEYS)?;
+    if let Some(e) = case.get("expect") {
+        only_keys("expect", e, EXPECT_KEYS)?;
+    }
     let yaml = case_yaml(case, fleets)?;
     let at = chrono::DateTime::parse_from_rfc3339(AT)
         .map_err(|e| e.to_string())?

@@ -46,8 +46,7 @@ pub fn run(path: &Path) -> Outcome {
             .and_then(Value::as_str)
             .unwrap_or("?")
             .to_string();
-        let result = std::panic::catch_unwind(|| run_case(case, &cases))
-            .unwrap_or_else(|_| Err("panicked".into()));
+        let result = crate::guarded(|| run_case(case, &cases));
         out.record(&id, result);
     }
     out
