@@ -255,6 +255,28 @@ mod tests {
         assert!(GoDuration::parse("9999999999h").is_err());
     }
 
+    /// Answers of Go's time.ParseDuration the Go oracle showed the earlier parser missed.
+    #[test]
+    fn errors_like_go() {
+        let err = |s: &str| GoDuration::parse(s).map(|d| d.0).map_err(|e| e.0);
+        // An integer past 2^63 is refused before its unit is looked at.
+        assert_eq!(
+            err("2645918059185343271046mss1s"),
+            Err("time: invalid duration \"2645918059185343271046mss1s\"".into())
+        );
+        // Non-ASCII bytes quoted as \xNN (Go's time.quote), in the unit and the whole text.
+        assert_eq!(
+            err("52\u{b5}"),
+            Err("time: unknown unit \"\\xc2\\xb5\" in duration \"52\\xc2\\xb5\"".into())
+        );
+        assert_eq!(err("2562047h47m16.854775807s"), Ok(i64::MAX));
+        assert_eq!(
+            err("2562047h47m16.854775808s"),
+            Err("time: invalid duration \"2562047h47m16.854775808s\"".into())
+        );
+        assert_eq!(err("-9223372036854775808ns"), Ok(i64::MIN));
+    }
+
     #[test]
     fn formats_like_go() {
         assert_eq!(
