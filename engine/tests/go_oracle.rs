@@ -960,7 +960,8 @@ fn main() -> ExitCode {
         eprintln!("go oracle: no stdout");
         return ExitCode::FAILURE;
     };
-    let mut per_kind: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    // Per kind: inputs, answers that differ, inputs Go accepted (both paths must be reached).
+    let mut per_kind: BTreeMap<&str, (usize, usize, usize)> = BTreeMap::new();
     let mut known: BTreeMap<&str, usize> = BTreeMap::new();
     let mut shown: BTreeMap<&str, Vec<String>> = BTreeMap::new();
     let mut answered = 0usize;
@@ -969,6 +970,9 @@ fn main() -> ExitCode {
         answered += 1;
         let entry = per_kind.entry(case.kind).or_default();
         entry.0 += 1;
+        if go.starts_with("ok:") {
+            entry.2 += 1;
+        }
         if let Err(diff) = check(case, &go) {
             let e = match diff {
                 Diff::Known(why) => {
@@ -994,7 +998,7 @@ fn main() -> ExitCode {
     }
     let summary: Vec<String> = per_kind
         .iter()
-        .map(|(k, (n, bad))| format!("{k} {n} ({bad} differ)"))
+        .map(|(k, (n, bad, ok))| format!("{k} {n} ({ok} accepted by Go, {bad} differ)"))
         .collect();
     println!(
         "go oracle: {answered} cases compared with Go in {:.1}s (seed {seed}): {}",
