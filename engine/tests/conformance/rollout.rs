@@ -839,6 +839,15 @@ fn kf_simulate(input: &Value, expect: &Value) -> R {
             docs.push(binding_doc(c, "Bound"));
         }
     }
+    // `toBeDeleted` (project cases): clusters whose bindings are Unscheduled, removed by the
+    // deletion stage after the update stages.
+    for c in string_list(input.get("toBeDeleted").unwrap_or(&Value::Null)) {
+        docs.push(
+            json!({"apiVersion": "cluster.kubernetes-fleet.io/v1beta1", "kind": "MemberCluster",
+                   "metadata": {"name": c}}),
+        );
+        docs.push(binding_doc(&c, "Unscheduled"));
+    }
     if !docs.iter().any(|d| d["kind"] == "ClusterResourceBinding") {
         // The case tests execution (KubeFleet's unit test starts past initialisation, which
         // fails a run with nothing to update or delete): one cluster to delete lets it start.
