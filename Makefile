@@ -33,7 +33,7 @@ define wasm_opt
 	cp $$out $(2)
 endef
 
-.PHONY: help setup dist serve test lint test-native test-wasm test-e2e package test-package bench bench-wasm clean
+.PHONY: help setup dist serve test lint test-native test-wasm test-e2e package test-package bench bench-wasm oracle clean
 
 help:
 	@echo "make serve    build the playground into dist/ and serve it on http://127.0.0.1:$(PORT)"
@@ -42,6 +42,7 @@ help:
 	@echo "make package  build the npm package fleet-policy-<version>.tgz"
 	@echo "make bench    run the native criterion benchmarks"
 	@echo "make bench-wasm  the same benchmarks compiled to wasm, timed under Node"
+	@echo "make oracle   compare the engine with the real Go libraries on ORACLE_CASES inputs (default 2,000,000)"
 
 setup:
 	@.ci/setup.sh
@@ -124,6 +125,12 @@ bench:
 	# Without the CLI binary: its link step in the bench profile is flaky next to the cdylib.
 	# The benches are named so criterion's options do not reach the libtest harness of the lib.
 	cargo bench -p fleet-policy --no-default-features --bench placement --bench disruption --bench rollout -- $(BENCH_ARGS)
+
+# The Go oracle at length (make test runs it with 100,000 inputs). ORACLE_SEED picks another
+# input stream.
+ORACLE_CASES ?= 2000000
+oracle: setup
+	@ORACLE_CASES=$(ORACLE_CASES) cargo test -q -p fleet-policy --test go_oracle
 
 clean:
 	rm -rf dist target/web-bindgen

@@ -10,6 +10,7 @@
 #    rust-src or Debian's rust-web-src; the plain build, with a notice, when neither can be had.
 #  - wasm-bindgen CLI at exactly the version pinned in Cargo.toml.
 #  - Chromium + chromedriver (Debian packages) for browser tests.
+#  - Go and robfig/cron + sigs.k8s.io/yaml (Debian packages) for the Go oracle test.
 #  - npm dev tools (playwright-core, binaryen, esbuild, …) from package-lock.json.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -128,7 +129,16 @@ fi
 echo "export CHROME=$(command -v chromium)" >> .setup/env
 echo "export CHROMEDRIVER=$(command -v chromedriver)" >> .setup/env
 
-# 5. npm dev tools, reinstalled only when the lock file changes.
+# 5. The Go oracle (engine/tests/go_oracle.rs): Debian's Go toolchain and the Go libraries the
+#    reference systems run — robfig/cron v3.0.1 (Karpenter's pin) and sigs.k8s.io/yaml (kubectl's
+#    YAML reader, with go-yaml v2) — built offline in GOPATH mode from /usr/share/gocode.
+gocode=/usr/share/gocode/src
+if ! command -v go >/dev/null 2>&1 || [ ! -d "$gocode/github.com/robfig/cron" ] || [ ! -d "$gocode/sigs.k8s.io/yaml" ]; then
+  log "installing golang-go, golang-github-robfig-cron-dev and golang-k8s-sigs-yaml-dev (the Go oracle)"
+  apt_install golang-go golang-github-robfig-cron-dev golang-k8s-sigs-yaml-dev
+fi
+
+# 6. npm dev tools, reinstalled only when the lock file changes.
 stamp=node_modules/.lock-stamp
 if [ ! -f "$stamp" ] || ! cmp -s package-lock.json "$stamp"; then
   log "installing npm dev tools"

@@ -166,10 +166,18 @@ proptest! {
         let ours = CronSchedule::parse(&s);
         prop_assert!(ours.is_ok(), "{} did not parse: {:?}", s, ours);
         if let Ok(ours) = ours {
-            let exprs = cron_crate_dialect(&ours).unwrap_or_default();
-            let theirs = exprs
+            let exprs = cron_crate_dialect(&ours);
+            prop_assert!(exprs.is_some(), "{} has no field bits", s);
+            let exprs = exprs.unwrap_or_default();
+            // Every half of the translation must parse: a rejected half silently dropped
+            // would compare against fewer firings than ours.
+            let parsed: Vec<_> = exprs.iter().map(|e| (e, cron::Schedule::from_str(e))).collect();
+            for (e, p) in &parsed {
+                prop_assert!(p.is_ok(), "{} -> {} rejected by the cron crate: {:?}", s, e, p);
+            }
+            let theirs = parsed
                 .iter()
-                .filter_map(|e| cron::Schedule::from_str(e).ok())
+                .filter_map(|(_, c)| c.as_ref().ok())
                 .filter_map(|c| c.after(&t).next())
                 .min();
             let year_limit = t.checked_add_signed(Duration::seconds(1)).map_or(0, |x| chrono::Datelike::year(&x) + 5);

@@ -111,7 +111,9 @@ pub fn pod_do_not_disrupt(
 /// An unparsable deletion cost is ignored (Karpenter logs it).
 pub fn eviction_cost(deletion_cost: Option<&str>, priority: Option<i64>) -> f64 {
     let mut cost = 1.0f64;
-    if let Some(dc) = deletion_cost.and_then(|s| s.trim().parse::<f64>().ok()) {
+    // Karpenter reads it with strconv.ParseFloat: no surrounding spaces, Go's literal syntax,
+    // and an overflow is an error (ignored) rather than an infinite cost.
+    if let Some(dc) = deletion_cost.and_then(|s| crate::input::go_float::parse_float(s).ok()) {
         cost += dc / 2f64.powi(27);
     }
     if let Some(p) = priority {

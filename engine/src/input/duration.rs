@@ -27,74 +27,148 @@ const NANOS: [(&str, i64); 8] = [
     ("h", 3_600_000_000_000),
 ];
 
+/// Go's `leadingInt`: the leading digits, `None` past 2^63.
+fn leading_int(s: &[u8]) -> Option<(u64, &[u8])> {
+    let mut x: u64 = 0;
+    let mut i = 0;
+    while let Some(&c) = s.get(i).filter(|c| c.is_ascii_digit()) {
+        if x > (1 << 63) / 10 {
+            return None;
+        }
+        x = x * 10 + u64::from(c - b'0');
+        if x > 1 << 63 {
+            return None;
+        }
+        i += 1;
+    }
+    Some((x, &s[i..]))
+}
+
+/// Go's `leadingFraction`: the digits after the dot (those past the precision are skipped)
+/// and their scale.
+fn leading_fraction(s: &[u8]) -> (u64, f64, &[u8]) {
+    let (mut x, mut scale, mut overflow) = (0u64, 1f64, false);
+    let mut i = 0;
+    while let Some(&c) = s.get(i).filter(|c| c.is_ascii_digit()) {
+        i += 1;
+        if overflow {
+            continue;
+        }
+        if x > ((1u64 << 63) - 1) / 10 {
+            overflow = true;
+            continue;
+        }
+        let y = x * 10 + u64::from(c - b'0');
+        if y > 1 << 63 {
+            overflow = true;
+            continue;
+        }
+        x = y;
+        scale *= 10.0;
+    }
+    (x, scale, &s[i..])
+}
+
+/// Go's `time.quote` (the time package's error texts): ASCII kept (with `"` and `\\`
+/// escaped), every byte of a control or non-ASCII character written as `\xNN`.
+pub fn time_quote(s: &str) -> String {
+    time_quote_bytes(s.as_bytes())
+}
+
+/// [`time_quote`] of bytes that may end inside a character (Go slices bytes).
+pub fn time_quote_bytes(s: &[u8]) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for &b in s {
+        match b {
+            b'"' | b'\\' => {
+                out.push('\\');
+                out.push(char::from(b));
+            }
+            b' '..=0x7f => out.push(char::from(b)),
+            _ => out.push_str(&format!("\\x{b:02x}")),
+        }
+    }
+    out.push('"');
+    out
+}
+
 impl GoDuration {
-    /// Parses like Go's `time.ParseDuration`.
+    /// Parses like Go's `time.ParseDuration` (a line-by-line port of its `ParseDuration`,
+    /// `leadingInt` and `leadingFraction`: the same overflow points, the same order of
+    /// checks, and so the same error for each input; checked against Go by
+    /// `tests/go_oracle.rs`).
     pub fn parse(text: &str) -> Result<GoDuration, DurationError> {
-        let bad = || DurationError(format!("time: invalid duration \"{text}\""));
-        let (neg, mut s) = match text.as_bytes().first() {
-            Some(b'-') => (true, &text[1..]),
-            Some(b'+') => (false, &text[1..]),
-            _ => (false, text),
-        };
-        if s == "0" {
+        let bad = || DurationError(format!("time: invalid duration {}", time_quote(text)));
+        let mut s = text.as_bytes();
+        let mut neg = false;
+        if let Some(&c @ (b'-' | b'+')) = s.first() {
+            neg = c == b'-';
+            s = &s[1..];
+        }
+        if s == b"0" {
             return Ok(GoDuration(0));
         }
         if s.is_empty() {
             return Err(bad());
         }
-        let mut total: i128 = 0;
+        let mut d: u64 = 0;
         while !s.is_empty() {
-            let int_len = s.bytes().take_while(u8::is_ascii_digit).count();
-            let int_part = &s[..int_len];
-            s = &s[int_len..];
-            let mut frac_part = "";
-            if let Some(rest) = s.strip_prefix('.') {
-                let n = rest.bytes().take_while(u8::is_ascii_digit).count();
-                frac_part = &rest[..n];
-                s = &rest[n..];
+            let before = s.len();
+            let (v, rest) = leading_int(s).ok_or_else(bad)?;
+            let mut v = v;
+            s = rest;
+            let pre = before != s.len();
+            let (mut f, mut scale, mut post) = (0u64, 1f64, false);
+            if let Some(rest) = s.strip_prefix(b".") {
+                let before = rest.len();
+                let (ff, sc, rest) = leading_fraction(rest);
+                (f, scale, s) = (ff, sc, rest);
+                post = before != s.len();
             }
-            if int_part.is_empty() && frac_part.is_empty() {
+            if !pre && !post {
                 return Err(bad());
             }
-            let unit_len = s
-                .char_indices()
-                .find(|(_, c)| *c == '.' || c.is_ascii_digit())
-                .map_or(s.len(), |(i, _)| i);
-            let unit = &s[..unit_len];
-            s = &s[unit_len..];
-            if unit.is_empty() {
+            let i = s
+                .iter()
+                .position(|c| *c == b'.' || c.is_ascii_digit())
+                .unwrap_or(s.len());
+            if i == 0 {
                 return Err(DurationError(format!(
-                    "time: missing unit in duration \"{text}\""
+                    "time: missing unit in duration {}",
+                    time_quote(text)
                 )));
             }
-            let Some(&(_, scale)) = NANOS.iter().find(|(u, _)| *u == unit) else {
+            let unit = &s[..i];
+            s = &s[i..];
+            let Some(&(_, scale_ns)) = NANOS.iter().find(|(u, _)| u.as_bytes() == unit) else {
                 return Err(DurationError(format!(
-                    "time: unknown unit \"{unit}\" in duration \"{text}\""
+                    "time: unknown unit {} in duration {}",
+                    time_quote_bytes(unit),
+                    time_quote(text)
                 )));
             };
-            let whole: i128 = if int_part.is_empty() {
-                0
-            } else {
-                int_part.parse::<i128>().map_err(|_| bad())?
-            };
-            let mut value = whole.checked_mul(scale as i128).ok_or_else(bad)?;
-            if !frac_part.is_empty() {
-                // Go truncates the fractional part to nanosecond precision.
-                let mut f = scale as f64;
-                let mut acc: f64 = 0.0;
-                for d in frac_part.bytes() {
-                    f /= 10.0;
-                    acc += f64::from(d - b'0') * f;
+            let unit = scale_ns as u64;
+            if v > (1u64 << 63) / unit {
+                return Err(bad());
+            }
+            v *= unit;
+            if f > 0 {
+                // Go: float64 is needed to be nanosecond accurate for fractions of hours.
+                v += (f as f64 * (unit as f64 / scale)) as u64;
+                if v > 1 << 63 {
+                    return Err(bad());
                 }
-                value += acc as i128;
             }
-            total += value;
-            if total > i64::MAX as i128 {
+            d += v;
+            if d > 1 << 63 {
                 return Err(bad());
             }
         }
-        let total = if neg { -total } else { total };
-        i64::try_from(total).map(GoDuration).map_err(|_| bad())
+        if neg {
+            return Ok(GoDuration((d as i64).wrapping_neg()));
+        }
+        i64::try_from(d).map(GoDuration).map_err(|_| bad())
     }
 
     /// Whole seconds (truncated).
@@ -179,6 +253,28 @@ mod tests {
         assert!(GoDuration::parse("").is_err());
         assert!(GoDuration::parse("h").is_err());
         assert!(GoDuration::parse("9999999999h").is_err());
+    }
+
+    /// Answers of Go's time.ParseDuration the Go oracle showed the earlier parser missed.
+    #[test]
+    fn errors_like_go() {
+        let err = |s: &str| GoDuration::parse(s).map(|d| d.0).map_err(|e| e.0);
+        // An integer past 2^63 is refused before its unit is looked at.
+        assert_eq!(
+            err("2645918059185343271046mss1s"),
+            Err("time: invalid duration \"2645918059185343271046mss1s\"".into())
+        );
+        // Non-ASCII bytes quoted as \xNN (Go's time.quote), in the unit and the whole text.
+        assert_eq!(
+            err("52\u{b5}"),
+            Err("time: unknown unit \"\\xc2\\xb5\" in duration \"52\\xc2\\xb5\"".into())
+        );
+        assert_eq!(err("2562047h47m16.854775807s"), Ok(i64::MAX));
+        assert_eq!(
+            err("2562047h47m16.854775808s"),
+            Err("time: invalid duration \"2562047h47m16.854775808s\"".into())
+        );
+        assert_eq!(err("-9223372036854775808ns"), Ok(i64::MIN));
     }
 
     #[test]

@@ -7,6 +7,7 @@ pub mod diagnostics;
 pub mod documents;
 pub mod duration;
 pub mod from_node;
+pub mod go_float;
 pub(crate) mod json;
 pub mod kinds;
 pub mod node;

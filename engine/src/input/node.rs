@@ -71,56 +71,141 @@ impl Scalar {
             ".nan" | ".NaN" | ".NAN" => return Resolved::Float(f64::NAN),
             _ => {}
         }
-        // Numbers start with a digit, a sign or a dot; most scalars (names, versions with a
-        // letter first) skip the number scans.
-        if !matches!(t.as_bytes().first(), Some(b'0'..=b'9' | b'-' | b'+' | b'.')) {
-            return Resolved::Str(t);
+        // go-yaml v2 `resolve`: the first byte decides what a plain scalar may be.
+        match t.as_bytes().first() {
+            Some(b'.') => match super::go_float::parse_float(t) {
+                Ok(f) => Resolved::Float(f),
+                Err(_) => Resolved::Str(t),
+            },
+            // A timestamp (four digits and '-' first) stays a string when decoded into an
+            // untyped value, which is also what the number rules below make of it.
+            Some(b'0'..=b'9' | b'-' | b'+') => resolve_number(t),
+            _ => Resolved::Str(t),
         }
-        if let Some(i) = parse_int(t) {
-            return Resolved::Int(i);
-        }
-        if looks_like_float(t) {
-            if let Ok(f) = t.parse::<f64>() {
-                return Resolved::Float(f);
-            }
-        }
-        Resolved::Str(t)
     }
 }
 
-fn parse_int(t: &str) -> Option<i64> {
-    let (neg, body) = match t.as_bytes().first() {
-        Some(b'-') => (true, &t[1..]),
-        Some(b'+') => (false, &t[1..]),
-        _ => (false, t),
-    };
-    let v = if let Some(hex) = body.strip_prefix("0x") {
-        i64::from_str_radix(hex, 16).ok()?
-    } else if !body.is_empty() && body.bytes().all(|b| b.is_ascii_digit()) {
-        body.parse::<i64>().ok()?
-    } else {
-        return None;
-    };
-    Some(if neg { -v } else { v })
+/// go-yaml v2's number rules for plain scalars starting with a digit or a sign, on the text
+/// without its underscores: Go's `ParseInt(s, 0, 64)` (0x, 0o, 0b and leading-0 octal),
+/// then `ParseUint`, then a decimal float, then a `0b` retry that accepts a sign after it.
+fn resolve_number(t: &str) -> Resolved<'_> {
+    let plain: String = t.chars().filter(|c| *c != '_').collect();
+    if let Some(i) = go_parse_int(&plain) {
+        return Resolved::Int(i);
+    }
+    if let Some(u) = go_parse_uint_base0(&plain) {
+        // Beyond i64 go-yaml gives a uint64; no engine field takes such a value, so it is
+        // kept as the nearest float (a number all the same).
+        return Resolved::Float(u as f64);
+    }
+    if yaml_style_float(&plain) {
+        if let Ok(f) = super::go_float::parse_float(&plain) {
+            return Resolved::Float(f);
+        }
+    }
+    if let Some(rest) = plain.strip_prefix("0b") {
+        // strconv.ParseInt(rest, 2, 64) takes a sign.
+        let (neg, digits) = match rest.as_bytes().first() {
+            Some(b'-') => (true, &rest[1..]),
+            Some(b'+') => (false, &rest[1..]),
+            _ => (false, rest),
+        };
+        if let Some(u) = go_parse_digits(digits, 2) {
+            if let Some(i) = signed(u, neg) {
+                return Resolved::Int(i);
+            }
+            if !neg {
+                return Resolved::Float(u as f64);
+            }
+        }
+    } else if let Some(rest) = plain.strip_prefix("-0b") {
+        if let Some(i) = go_parse_digits(rest, 2).and_then(|u| signed(u, true)) {
+            return Resolved::Int(i);
+        }
+    }
+    Resolved::Str(t)
 }
 
-fn looks_like_float(t: &str) -> bool {
-    let body = t.strip_prefix(['-', '+']).unwrap_or(t);
-    let (mantissa, exponent) = match body.find(['e', 'E']) {
-        Some(i) => (&body[..i], Some(&body[i + 1..])),
-        None => (body, None),
+/// `u` with its sign when it fits an i64.
+fn signed(u: u64, neg: bool) -> Option<i64> {
+    if neg {
+        0i64.checked_sub_unsigned(u)
+    } else {
+        i64::try_from(u).ok()
+    }
+}
+
+/// Digits of `base` (at least one), `None` on anything else or past u64.
+fn go_parse_digits(s: &str, base: u32) -> Option<u64> {
+    if s.is_empty() {
+        return None;
+    }
+    s.chars().try_fold(0u64, |acc, c| {
+        let d = c.to_digit(36).filter(|d| *d < base)?;
+        acc.checked_mul(u64::from(base))?.checked_add(u64::from(d))
+    })
+}
+
+/// `strconv.ParseUint(s, 0, 64)` without underscores: the base from the prefix.
+fn go_parse_uint_base0(s: &str) -> Option<u64> {
+    let b = s.as_bytes();
+    if b.is_empty() {
+        return None;
+    }
+    if b[0] != b'0' {
+        return go_parse_digits(s, 10);
+    }
+    let base = match b.get(1).map(u8::to_ascii_lowercase) {
+        Some(b'b') if b.len() >= 3 => 2,
+        Some(b'o') if b.len() >= 3 => 8,
+        Some(b'x') if b.len() >= 3 => 16,
+        _ => {
+            return if b.len() == 1 {
+                Some(0)
+            } else {
+                go_parse_digits(&s[1..], 8)
+            }
+        }
     };
-    let digits = mantissa.bytes().filter(u8::is_ascii_digit).count();
-    let dots = mantissa.bytes().filter(|b| *b == b'.').count();
-    let mantissa_ok = digits > 0
-        && dots <= 1
-        && mantissa.bytes().all(|b| b.is_ascii_digit() || b == b'.')
-        && (dots == 1 || exponent.is_some());
-    let exponent_ok = exponent.is_none_or(|e| {
-        let e = e.strip_prefix(['-', '+']).unwrap_or(e);
-        !e.is_empty() && e.bytes().all(|b| b.is_ascii_digit())
-    });
-    mantissa_ok && exponent_ok
+    go_parse_digits(&s[2..], base)
+}
+
+/// `strconv.ParseInt(s, 0, 64)` without underscores.
+fn go_parse_int(s: &str) -> Option<i64> {
+    let (neg, body) = match s.as_bytes().first() {
+        Some(b'-') => (true, &s[1..]),
+        Some(b'+') => (false, &s[1..]),
+        _ => (false, s),
+    };
+    signed(go_parse_uint_base0(body)?, neg)
+}
+
+/// go-yaml's `^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`.
+fn yaml_style_float(t: &str) -> bool {
+    let b = t.strip_prefix(['-', '+']).unwrap_or(t).as_bytes();
+    let digits = |from: usize| b[from..].iter().take_while(|c| c.is_ascii_digit()).count();
+    let mut i = digits(0);
+    if i == 0 {
+        // `.` and at least one digit.
+        if b.first() != Some(&b'.') || digits(1) == 0 {
+            return false;
+        }
+        i = 1 + digits(1);
+    } else if b.get(i) == Some(&b'.') {
+        i += 1 + digits(i + 1);
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'-' | b'+')) {
+            i += 1;
+        }
+        let n = digits(i);
+        if n == 0 {
+            return false;
+        }
+        i += n;
+    }
+    i == b.len()
 }
 
 impl Node {

@@ -7,6 +7,7 @@
 //! 2-digit hour; an upper-case `T`; optional fractional seconds after `.` or `,` (digits past
 //! the ninth are ignored); `Z` or `±hh:mm` (hour ≤ 24, minute ≤ 60); nothing after.
 
+use super::duration::{time_quote, time_quote_bytes};
 use chrono::{DateTime, FixedOffset, NaiveDate, TimeDelta};
 use std::fmt;
 
@@ -25,16 +26,24 @@ impl fmt::Display for TimeError {
 
 impl std::error::Error for TimeError {}
 
-/// `cannot parse "<rest>" as "<layout element>"`.
-fn cannot(value: &str, rest: &str, elem: &str) -> TimeError {
+/// `cannot parse "<rest>" as "<layout element>"` (`rest` is bytes: Go slices bytes, so it
+/// may start inside a character).
+fn cannot(value: &str, rest: impl AsRef<[u8]>, elem: &str) -> TimeError {
     TimeError(format!(
-        "parsing time {value:?} as {LAYOUT:?}: cannot parse {rest:?} as {elem:?}"
+        "parsing time {} as {}: cannot parse {} as {}",
+        time_quote(value),
+        time_quote(LAYOUT),
+        time_quote_bytes(rest.as_ref()),
+        time_quote(elem)
     ))
 }
 
 /// A value out of its range (`month out of range`, …).
 fn out_of_range(value: &str, what: &str) -> TimeError {
-    TimeError(format!("parsing time {value:?}: {what} out of range"))
+    TimeError(format!(
+        "parsing time {}: {what} out of range",
+        time_quote(value)
+    ))
 }
 
 /// Go's `getnum`: one or two leading digits (`fixed`: exactly two).
@@ -52,11 +61,19 @@ fn getnum(s: &str, fixed: bool) -> Option<(u32, &str)> {
 pub fn parse(s: &str) -> Result<DateTime<FixedOffset>, TimeError> {
     let value = s;
     // 2006
+    // Go takes four bytes when there are four and the first is a digit, then fails on
+    // them with the rest after them.
+    let b = s.as_bytes();
+    if b.len() < 4 || !b[0].is_ascii_digit() {
+        return Err(cannot(value, s, "2006"));
+    }
     let year_text = s.get(..4).filter(|y| y.bytes().all(|c| c.is_ascii_digit()));
     let Some(year_text) = year_text else {
-        return Err(cannot(value, s, "2006"));
+        return Err(cannot(value, &b[4..], "2006"));
     };
-    let year: i32 = year_text.parse().map_err(|_| cannot(value, s, "2006"))?;
+    let year: i32 = year_text
+        .parse()
+        .map_err(|_| cannot(value, &b[4..], "2006"))?;
     let s = &s[4..];
     let lit = |s: &'_ str, c: char| -> Result<(), TimeError> {
         if s.starts_with(c) {
@@ -111,31 +128,38 @@ pub fn parse(s: &str) -> Result<DateTime<FixedOffset>, TimeError> {
         if b.len() < 6 || b[3] != b':' {
             return Err(cannot(value, s, "Z07:00"));
         }
-        let sign = match b[0] {
-            b'+' => 1,
-            b'-' => -1,
-            _ => return Err(cannot(value, s, "Z07:00")),
-        };
+        // Go takes the six bytes first, so a bad offset reports the text after them; its
+        // range errors win over its syntax errors.
+        let after = &b[6..];
         let two = |i: usize| -> Option<u32> {
             let (a, b) = (*b.get(i)?, *b.get(i + 1)?);
             (a.is_ascii_digit() && b.is_ascii_digit())
                 .then(|| u32::from(a - b'0') * 10 + u32::from(b - b'0'))
         };
-        let (Some(hh), Some(mm)) = (two(1), two(4)) else {
-            return Err(cannot(value, s, "Z07:00"));
-        };
-        if hh > 24 {
-            return Err(out_of_range(value, "time zone offset hour"));
-        }
-        if mm > 60 {
+        let hh = two(1);
+        let mm = hh.and(two(4));
+        if mm.is_some_and(|m| m > 60) {
             return Err(out_of_range(value, "time zone offset minute"));
         }
+        if hh.is_some_and(|h| h > 24) {
+            return Err(out_of_range(value, "time zone offset hour"));
+        }
+        let sign = match b[0] {
+            b'+' => 1,
+            b'-' => -1,
+            _ => return Err(cannot(value, after, "Z07:00")),
+        };
+        let (Some(hh), Some(mm)) = (hh, mm) else {
+            return Err(cannot(value, after, "Z07:00"));
+        };
         s = &s[6..];
         sign * i32::try_from(hh * 3600 + mm * 60).unwrap_or(0)
     };
     if !s.is_empty() {
         return Err(TimeError(format!(
-            "parsing time {value:?}: extra text: {s:?}"
+            "parsing time {}: extra text: {}",
+            time_quote(value),
+            time_quote(s)
         )));
     }
     let date =
@@ -205,7 +229,11 @@ mod tests {
             ("2026-03-04T11:58:42", "parsing time \"2026-03-04T11:58:42\" as \"2006-01-02T15:04:05Z07:00\": cannot parse \"\" as \"Z07:00\""),
             ("2026-03-04T11:58Z", "parsing time \"2026-03-04T11:58Z\" as \"2006-01-02T15:04:05Z07:00\": cannot parse \"Z\" as \":\""),
             ("2026-3-04T11:58:42Z", "parsing time \"2026-3-04T11:58:42Z\" as \"2006-01-02T15:04:05Z07:00\": cannot parse \"3-04T11:58:42Z\" as \"01\""),
-            ("26-03-04T11:58:42Z", "parsing time \"26-03-04T11:58:42Z\" as \"2006-01-02T15:04:05Z07:00\": cannot parse \"26-03-04T11:58:42Z\" as \"2006\""),
+            // Go has taken the four bytes "26-0" before atoi fails on them (the Go oracle).
+            ("26-03-04T11:58:42Z", "parsing time \"26-03-04T11:58:42Z\" as \"2006-01-02T15:04:05Z07:00\": cannot parse \"3-04T11:58:42Z\" as \"2006\""),
+            ("2026-03-04T11:58:42+01:xx", "parsing time \"2026-03-04T11:58:42+01:xx\" as \"2006-01-02T15:04:05Z07:00\": cannot parse \"\" as \"Z07:00\""),
+            ("2026-03-04T11:58:42+25:xx", "parsing time \"2026-03-04T11:58:42+25:xx\": time zone offset hour out of range"),
+            ("2026-03-04T11:58:42\u{2212}01:00", "parsing time \"2026-03-04T11:58:42\\xe2\\x88\\x9201:00\" as \"2006-01-02T15:04:05Z07:00\": cannot parse \"\\xe2\\x88\\x9201:00\" as \"Z07:00\""),
             ("2026-13-04T11:58:42Z", "parsing time \"2026-13-04T11:58:42Z\": month out of range"),
             ("2026-02-30T11:58:42Z", "parsing time \"2026-02-30T11:58:42Z\": day out of range"),
             ("2026-03-04T24:00:00Z", "parsing time \"2026-03-04T24:00:00Z\": hour out of range"),

@@ -17,6 +17,8 @@ use std::sync::Arc;
 
 /// At most this many unselected decisions are written (`maxUnselectedClusterDecisionCount`).
 const MAX_UNSELECTED_DECISIONS: usize = 20;
+/// `clustersDecisionArrayLengthLimitInAPI`: the policy snapshot holds at most 1,000 decisions.
+const API_DECISION_LIMIT: usize = 1000;
 
 /// Not-picked clusters that carry a score breakdown (best first).
 pub const MAX_NOT_PICKED_BREAKDOWNS: usize = 100;
@@ -350,18 +352,38 @@ fn make_filtered(cluster: Arc<str>, explanation: FilterReason) -> Filtered {
     }
 }
 
-/// Selected decisions in the scheduler's groups, then unselected ones (capped).
+/// `newSchedulingDecisionsFromBindings` (kubefleet `pkg/scheduler/framework/frameworkutils.go`):
+/// the selected decisions set by set (the scheduler's binding groups, in its order) up to the
+/// API's 1,000 entries, then at most 20 unselected ones: not picked first, then filtered.
+/// Its arithmetic is kept as it is: a set that crosses the limit leaves a negative count of
+/// free slots, which stops the filtered entries but not the not-picked ones, and a filtered
+/// cluster that is also selected is skipped but still uses one of the 20.
 fn decisions(
-    selected: Vec<Decision>,
+    sets: Vec<Vec<Decision>>,
     not_picked: &[Picked],
     filtered: &[Filtered],
-    is_selected: &dyn Fn(&str) -> bool,
 ) -> Vec<Decision> {
-    let mut out = selected;
-    let mut slots = MAX_UNSELECTED_DECISIONS;
-    for p in not_picked {
-        if slots == 0 {
+    let mut out: Vec<Decision> = Vec::new();
+    let mut seen: HashSet<Arc<str>> = HashSet::new();
+    let mut slots_left = API_DECISION_LIMIT as i64;
+    for set in sets {
+        let len = set.len() as i64;
+        for d in set.into_iter().take(slots_left.max(0) as usize) {
+            seen.insert(d.cluster_name.clone());
+            out.push(d);
+        }
+        slots_left -= len;
+        if slots_left <= 0 {
             break;
+        }
+    }
+    let mut max_unselected = MAX_UNSELECTED_DECISIONS as i64;
+    for p in not_picked {
+        if slots_left == 0 || max_unselected == 0 {
+            break;
+        }
+        if seen.contains(&p.cluster) {
+            continue;
         }
         out.push(Decision {
             cluster_name: p.cluster.clone(),
@@ -376,13 +398,12 @@ fn decisions(
                 p.topology_spread_score,
             ),
         });
-        slots -= 1;
+        slots_left -= 1;
+        max_unselected -= 1;
     }
-    for f in filtered {
-        if slots == 0 {
-            break;
-        }
-        if is_selected(&f.cluster) {
+    let take = max_unselected.min(slots_left).max(0) as usize;
+    for f in filtered.iter().take(take) {
+        if seen.contains(&f.cluster) {
             continue;
         }
         out.push(Decision {
@@ -391,7 +412,6 @@ fn decisions(
             cluster_score: None,
             reason: f.reason.clone(),
         });
-        slots -= 1;
     }
     out
 }
@@ -460,20 +480,14 @@ fn pick_all(
         .chain(&cls.bound)
         .map(|h| name(fleet, h.cluster))
         .collect();
-    let mut selected = created;
-    selected.extend(patched);
-    selected.extend(
-        cls.scheduled
-            .iter()
-            .chain(&cls.bound)
-            .map(|h| held_decision(fleet, h)),
-    );
-    let count = selected.len();
-    r.decisions = decisions(selected, &[], &r.filtered, &|n| {
-        fleet
-            .index_of(n)
-            .is_some_and(|i| current.get(i).copied().unwrap_or(false))
-    });
+    let held = |v: &[Held]| {
+        v.iter()
+            .map(|h| held_decision(fleet, h))
+            .collect::<Vec<_>>()
+    };
+    let sets = vec![created, patched, held(&cls.scheduled), held(&cls.bound)];
+    let count = sets.iter().map(Vec::len).sum();
+    r.decisions = decisions(sets, &[], &r.filtered);
     r.condition = status::condition(count, true);
     Ok(())
 }
@@ -733,13 +747,14 @@ fn pick_n(
             .chain(&bound)
             .map(|h| name(fleet, h.cluster))
             .collect();
-        let selected: Vec<Decision> = scheduled
-            .iter()
-            .chain(&bound)
-            .map(|h| held_decision(fleet, h))
-            .collect();
-        let count = selected.len();
-        r.decisions = selected;
+        let held = |v: &[Held]| {
+            v.iter()
+                .map(|h| held_decision(fleet, h))
+                .collect::<Vec<_>>()
+        };
+        let sets = vec![held(&scheduled), held(&bound)];
+        let count = sets.iter().map(Vec::len).sum::<usize>();
+        r.decisions = decisions(sets, &[], &[]);
         r.condition = status::condition(count, count as i64 >= n);
         return Ok(());
     }
@@ -993,18 +1008,18 @@ fn pick_n(
             .chain(&bound)
             .map(|h| name(fleet, h.cluster))
             .collect();
-        let mut selected = created;
-        selected.extend(patched);
-        selected.extend(earlier);
-        selected.extend(scheduled.iter().map(|h| held_decision(fleet, h)));
-        selected.extend(bound.iter().map(|h| held_decision(fleet, h)));
-        let count = selected.len();
-        let cur = &current;
-        r.decisions = decisions(selected, &r.not_picked, &r.filtered, &|nm| {
-            fleet
-                .index_of(nm)
-                .is_some_and(|i| cur.get(i).copied().unwrap_or(false))
-        });
+        let held = |v: &[Held]| {
+            v.iter()
+                .map(|h| held_decision(fleet, h))
+                .collect::<Vec<_>>()
+        };
+        // Bindings created by earlier cycles of this run (topology spread picks one per
+        // cycle) are Scheduled bindings by the last cycle.
+        let mut scheduled_set = earlier;
+        scheduled_set.extend(held(&scheduled));
+        let sets = vec![created, patched, scheduled_set, held(&bound)];
+        let count = sets.iter().map(Vec::len).sum::<usize>();
+        r.decisions = decisions(sets, &r.not_picked, &r.filtered);
         r.condition = status::condition(count, count as i64 >= n);
         return Ok(());
     }

@@ -103,6 +103,11 @@ pub enum BindingHealth {
     CanBeReady,
     /// `Applied=False`.
     FailedToApply,
+    /// Available for the current generation with a not-trackable reason
+    /// (`WorkNotAvailabilityTrackable` / `WorkNotAllManifestsTrackable`): ready only once it
+    /// has been available for longer than `unavailablePeriodSeconds`
+    /// (`availableForSeconds` says for how long).
+    NotTrackable,
     /// No conditions yet.
     NoStatus,
 }
@@ -122,6 +127,38 @@ pub struct BindingView {
     /// `metadata.deletionTimestamp` set.
     #[serde(default)]
     pub deleting: bool,
+    /// For [`BindingHealth::NotTrackable`]: seconds since its Available condition turned
+    /// True (the evaluation instant minus `lastTransitionTime`).
+    #[serde(default)]
+    pub available_for_seconds: Option<i64>,
+}
+
+/// `isBindingReady` (kubefleet `pkg/controllers/rollout/controller.go`): whether the binding
+/// counts as ready, and if not, how long until it would (`None`: unknown, it waits for a
+/// status change instead).
+fn is_binding_ready(b: &BindingView, period: i64) -> Result<(bool, Option<i64>), String> {
+    match b.health {
+        BindingHealth::Ready => Ok((true, None)),
+        BindingHealth::NotTrackable => {
+            let since = b.available_for_seconds.ok_or_else(|| {
+                format!(
+                    "binding on {}: a not-trackable binding needs availableForSeconds",
+                    b.cluster
+                )
+            })?;
+            // waitTime = lastTransitionTime - (now - period); ready only when negative, so
+            // exactly `period` seconds of availability is not yet ready, with a wait of 0.
+            let wait = period - since;
+            Ok(if wait < 0 {
+                (true, None)
+            } else {
+                (false, Some(wait))
+            })
+        }
+        BindingHealth::CanBeReady | BindingHealth::FailedToApply | BindingHealth::NoStatus => {
+            Ok((false, None))
+        }
+    }
 }
 
 /// The placement policy parts the target number needs.
@@ -151,7 +188,8 @@ pub struct Pick {
     pub up_to_date: Vec<usize>,
     /// Whether there was anything to roll.
     pub need_roll: bool,
-    /// Requeue delay in seconds (smallest not-ready wait, at most `unavailablePeriodSeconds`).
+    /// Requeue delay in seconds: 0 when every Bound and Unscheduled binding is ready, else
+    /// the smallest known not-ready wait, at most `unavailablePeriodSeconds`.
     pub requeue_after_seconds: i64,
     /// The target number used.
     pub target: i64,
@@ -185,10 +223,25 @@ pub fn pick_bindings_to_roll(
     let mut update = Vec::new();
     let mut apply_failed = Vec::new();
     let mut up_to_date = Vec::new();
-    let min_wait = config.unavailable_period_seconds;
+    // pickBindingsToRoll: wait for the first not-ready binding; with every binding ready the
+    // controller requeues at once (TestPickBindingsToRoll pins wantWaitTime: 0). Scheduled
+    // bindings are never checked for readiness.
+    let mut min_wait = config.unavailable_period_seconds;
+    let mut all_ready = true;
     for (i, b) in bindings.iter().enumerate() {
-        let is_ready = b.health == BindingHealth::Ready;
         let failed = b.health == BindingHealth::FailedToApply;
+        let is_ready = if b.state == BindingState::Scheduled {
+            false
+        } else {
+            let (ready, wait) = is_binding_ready(b, config.unavailable_period_seconds)?;
+            if !ready {
+                all_ready = false;
+                if let Some(w) = wait.filter(|w| *w < min_wait) {
+                    min_wait = w;
+                }
+            }
+            ready
+        };
         match b.state {
             BindingState::Unscheduled => {
                 if !failed {
@@ -226,8 +279,9 @@ pub fn pick_bindings_to_roll(
                 }
             }
         }
-        // isBindingReady returns -1 (unknown) for not-available bindings, which never
-        // shortens the wait; only untrackable-but-available ones would, and this view has none.
+    }
+    if all_ready {
+        min_wait = 0;
     }
     let target = real_target(policy, bindings);
     let need_roll =

@@ -3,7 +3,7 @@
 //! through the public API `fleet_policy::budgets`; the timing and pod-cost cases call the
 //! public pure functions of `fleet_policy::disruption::timing`.
 
-use crate::{load, Outcome};
+use crate::{guarded, load, Outcome};
 use chrono::{DateTime, Utc};
 use fleet_policy::disruption::report::{BudgetReport, NodePoolResult};
 use fleet_policy::disruption::timing;
@@ -37,7 +37,7 @@ pub fn run(path: &Path) -> Outcome {
         };
         for case in cases {
             let id = case.get("id").and_then(Value::as_str).unwrap_or("?");
-            let result = match section.as_str() {
+            let result = guarded(|| match section.as_str() {
                 "budget_cases" => budget_case(case),
                 "window_cases" => window_case(case),
                 "validation_cases" => validation_case(case),
@@ -45,7 +45,7 @@ pub fn run(path: &Path) -> Outcome {
                 "candidate_cases" => candidate_case(case),
                 "cost_cases" => cost_case(case),
                 other => Err(format!("unknown section {other}")),
-            };
+            });
             out.record(id, result);
         }
     }

@@ -2,7 +2,7 @@
 //! Kubernetes YAML text (MemberCluster, ClusterResourcePlacement, PlacementBinding) and run
 //! through the public API, then every field present in `expect` is checked.
 
-use crate::{load, Outcome};
+use crate::{guarded, load, only_keys, Outcome};
 use fleet_policy::placement::{Decision, PlacementResult};
 use fleet_policy::{place, PlaceOptions, Source};
 use serde_json::{json, Map, Value};
@@ -32,12 +32,52 @@ pub fn run(path: &Path) -> Outcome {
     };
     for case in cases {
         let id = case.get("id").and_then(Value::as_str).unwrap_or("(no id)");
-        out.record(id, run_case(case, &fleets));
+        out.record(id, guarded(|| run_case(case, &fleets)));
     }
     out
 }
 
-fn run_case(case: &Value, fleets: &Value) -> Result<(), String> {
+/// The keys a case may have; see the schema at the top of the cases file.
+const CASE_KEYS: &[&str] = &[
+    "id",
+    "title",
+    "source",
+    "fleet",
+    "fleetOverrides",
+    "clusters",
+    "policy",
+    "existingBindings",
+    "expect",
+    // Project cases only (cases/README.md).
+    "generatedClusters",
+];
+
+/// The keys `expect` may have: the asserted ones, then the free-text notes.
+const EXPECT_KEYS: &[&str] = &[
+    "validation",
+    "error",
+    "picked",
+    "notPicked",
+    "kept",
+    "unscheduled",
+    "filtered",
+    "decisions",
+    "condition",
+    // Project cases only (cases/README.md).
+    "perClusterStatuses",
+    "decisionCount",
+    "selectedDecisionCount",
+    "errorCause",
+    "validationNotes",
+    "decisionsNotes",
+    "notes",
+];
+
+pub fn run_case(case: &Value, fleets: &Value) -> Result<(), String> {
+    only_keys("case", case, CASE_KEYS)?;
+    if let Some(e) = case.get("expect") {
+        only_keys("expect", e, EXPECT_KEYS)?;
+    }
     let yaml = case_yaml(case, fleets)?;
     let at = chrono::DateTime::parse_from_rfc3339(AT)
         .map_err(|e| e.to_string())?
@@ -99,6 +139,26 @@ fn clusters_of(case: &Value, fleets: &Value) -> Result<Vec<Value>, String> {
     if let Some(extra) = case.get("clusters").and_then(Value::as_array) {
         clusters.extend(extra.iter().cloned());
     }
+    // `generatedClusters: {count, prefix, labels?}`: many healthy clusters named
+    // <prefix>0001… (fleets past the scheduler's decision limits).
+    if let Some(g) = case.get("generatedClusters") {
+        crate::only_keys("generatedClusters", g, &["count", "prefix", "labels"])?;
+        let count = g
+            .get("count")
+            .and_then(Value::as_u64)
+            .ok_or("generatedClusters.count")?;
+        let prefix = g
+            .get("prefix")
+            .and_then(Value::as_str)
+            .ok_or("generatedClusters.prefix")?;
+        for i in 1..=count {
+            let mut c = json!({ "name": format!("{prefix}{i:04}") });
+            if let (Some(l), Some(obj)) = (g.get("labels"), c.as_object_mut()) {
+                obj.insert("labels".into(), l.clone());
+            }
+            clusters.push(c);
+        }
+    }
     Ok(clusters)
 }
 
@@ -107,7 +167,30 @@ fn flow(v: &Value) -> String {
     v.to_string()
 }
 
+/// `AT` minus a Go duration, as RFC 3339 text.
+fn before_at(age: &str) -> Result<String, String> {
+    let d = fleet_policy::input::duration::GoDuration::parse(age).map_err(|e| e.to_string())?;
+    let at = chrono::DateTime::parse_from_rfc3339(AT).map_err(|e| e.to_string())?;
+    Ok((at - d.to_chrono())
+        .to_utc()
+        .to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true))
+}
+
+/// The keys a cluster entry may have.
+const CLUSTER_KEYS: &[&str] = &[
+    "name",
+    "labels",
+    "health",
+    "taints",
+    "properties",
+    "resourceUsage",
+    // Project cases only (cases/README.md).
+    "heartbeatAge",
+    "unhealthyFor",
+];
+
 fn member_cluster_yaml(c: &Value) -> Result<String, String> {
+    crate::only_keys("cluster", c, CLUSTER_KEYS)?;
     let name = c
         .get("name")
         .and_then(Value::as_str)
@@ -183,6 +266,26 @@ fn member_cluster_yaml(c: &Value) -> Result<String, String> {
         ),
         other => return Err(format!("unknown health state {other}")),
     };
+    // `heartbeatAge` / `unhealthyFor` (Go durations before the evaluation instant) replace
+    // the health state's heartbeat and make Healthy=False since then.
+    let mut agents = agents;
+    if let Some(age) = c.get("heartbeatAge").and_then(Value::as_str) {
+        let when = before_at(age)?;
+        if let Some(a) = agents.get_mut(0).and_then(Value::as_object_mut) {
+            a.insert("lastReceivedHeartbeat".into(), json!(when));
+        }
+    }
+    if let Some(age) = c.get("unhealthyFor").and_then(Value::as_str) {
+        let when = before_at(age)?;
+        if let Some(conds) = agents
+            .get_mut(0)
+            .and_then(|a| a.get_mut("conditions"))
+            .and_then(Value::as_array_mut)
+        {
+            conds.retain(|c| c.get("type").and_then(Value::as_str) != Some("Healthy"));
+            conds.push(cond("Healthy", "False", &when));
+        }
+    }
     let _ = writeln!(y, "  agentStatus: {}", flow(&agents));
     Ok(y)
 }
@@ -214,8 +317,26 @@ fn case_yaml(case: &Value, fleets: &Value) -> Result<String, String> {
             Some("obsolete") => "Obsolete",
             _ => "Current",
         };
+        crate::only_keys(
+            "existingBindings[]",
+            b,
+            &[
+                "cluster",
+                "state",
+                "snapshot",
+                "affinityScore",
+                "topologySpreadScore",
+                "deleting",
+            ],
+        )?;
+        // `deleting: true` (project cases): the binding has a deletionTimestamp.
+        let deleting = if b.get("deleting").and_then(Value::as_bool) == Some(true) {
+            format!("  deletionTimestamp: \"{MINUTE_AGO}\"\n")
+        } else {
+            String::new()
+        };
         let mut y = format!(
-            "apiVersion: fleet-policy.dev/v1alpha1\nkind: PlacementBinding\nmetadata:\n  name: crp-{cluster}\nspec:\n  placement: crp\n  cluster: {}\n  state: {state}\n  policySnapshot: {snapshot}\n",
+            "apiVersion: fleet-policy.dev/v1alpha1\nkind: PlacementBinding\nmetadata:\n  name: crp-{cluster}\n{deleting}spec:\n  placement: crp\n  cluster: {}\n  state: {state}\n  policySnapshot: {snapshot}\n",
             flow(&json!(cluster))
         );
         if b.get("affinityScore").is_some() || b.get("topologySpreadScore").is_some() {
@@ -347,6 +468,47 @@ fn check_decision(i: usize, e: &Value, a: &Decision, problems: &mut Vec<String>)
     check_text(&what, e, &a.reason, problems);
 }
 
+/// `perClusterStatuses`: the CRP's entries in order, each
+/// `{clusterName (absent for ScheduleFailed), status, reason, message | messagePrefix}`.
+fn check_per_cluster(want: &[Value], p: &PlacementResult, problems: &mut Vec<String>) {
+    let got: Vec<_> = p.per_cluster_placement_statuses().collect();
+    let show = |g: &[fleet_policy::placement::per_cluster::PerClusterPlacementStatus<'_>]| {
+        g.iter()
+            .map(|e| {
+                format!(
+                    "{}:{}",
+                    e.cluster_name.unwrap_or("-"),
+                    e.conditions[0].reason
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if got.len() != want.len() {
+        problems.push(format!(
+            "perClusterStatuses: got [{}], expected {} entries",
+            show(&got),
+            want.len()
+        ));
+        return;
+    }
+    for (i, (w, g)) in want.iter().zip(&got).enumerate() {
+        let c = &g.conditions[0];
+        let message = c.message.to_string();
+        let ok = s(w, "clusterName") == g.cluster_name
+            && s(w, "status") == Some(c.status)
+            && s(w, "reason") == Some(c.reason)
+            && s(w, "message").is_none_or(|m| m == message)
+            && s(w, "messagePrefix").is_none_or(|m| message.starts_with(m));
+        if !ok {
+            problems.push(format!(
+                "perClusterStatuses[{i}]: got {:?} {} {} {message:?}, expected {w}",
+                g.cluster_name, c.status, c.reason
+            ));
+        }
+    }
+}
+
 fn check(expect: &Value, p: &PlacementResult, problems: &mut Vec<String>) {
     if let Some(v) = s(expect, "validation") {
         if v != p.validation {
@@ -433,6 +595,23 @@ fn check(expect: &Value, p: &PlacementResult, problems: &mut Vec<String>) {
                 check_decision(i, e, a, problems);
             }
         }
+    }
+    if let Some(n) = expect.get("decisionCount").and_then(Value::as_u64) {
+        if n != p.decisions.len() as u64 {
+            problems.push(format!(
+                "decisionCount: {}, expected {n}",
+                p.decisions.len()
+            ));
+        }
+    }
+    if let Some(n) = expect.get("selectedDecisionCount").and_then(Value::as_u64) {
+        let got = p.decisions.iter().filter(|d| d.selected).count() as u64;
+        if n != got {
+            problems.push(format!("selectedDecisionCount: {got}, expected {n}"));
+        }
+    }
+    if let Some(want) = expect.get("perClusterStatuses").and_then(Value::as_array) {
+        check_per_cluster(want, p, problems);
     }
     if let Some(c) = expect.get("condition") {
         for (k, actual) in [

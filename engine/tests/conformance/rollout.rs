@@ -46,8 +46,7 @@ pub fn run(path: &Path) -> Outcome {
             .and_then(Value::as_str)
             .unwrap_or("?")
             .to_string();
-        let result = std::panic::catch_unwind(|| run_case(case, &cases))
-            .unwrap_or_else(|_| Err("panicked".into()));
+        let result = crate::guarded(|| run_case(case, &cases));
         out.record(&id, result);
     }
     out
@@ -839,6 +838,15 @@ fn kf_simulate(input: &Value, expect: &Value) -> R {
                              "metadata": {"name": c, "labels": {STAGE_LABEL: name, ORDER_LABEL: i.to_string()}}}));
             docs.push(binding_doc(c, "Bound"));
         }
+    }
+    // `toBeDeleted` (project cases): clusters whose bindings are Unscheduled, removed by the
+    // deletion stage after the update stages.
+    for c in string_list(input.get("toBeDeleted").unwrap_or(&Value::Null)) {
+        docs.push(
+            json!({"apiVersion": "cluster.kubernetes-fleet.io/v1beta1", "kind": "MemberCluster",
+                   "metadata": {"name": c}}),
+        );
+        docs.push(binding_doc(&c, "Unscheduled"));
     }
     if !docs.iter().any(|d| d["kind"] == "ClusterResourceBinding") {
         // The case tests execution (KubeFleet's unit test starts past initialisation, which
