@@ -4,7 +4,7 @@
 
 use super::Shared;
 use fleet_policy::{Diagnostic, EvaluateReport};
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use yew::prelude::*;
 
 /// Props of [`Problems`].
@@ -30,7 +30,7 @@ struct Group<'a> {
 /// Errors then warnings, each message once (in the order it first occurs).
 fn groups(report: &EvaluateReport) -> Vec<Group<'_>> {
     let mut out: Vec<Group<'_>> = Vec::new();
-    let mut index: HashMap<(&'static str, &str), usize> = HashMap::new();
+    let mut index: BTreeMap<(&'static str, &str), usize> = BTreeMap::new();
     let all = (report.errors.iter().map(|d| (d, "error")))
         .chain(report.warnings.iter().map(|d| (d, "warning")));
     for (d, class) in all {
