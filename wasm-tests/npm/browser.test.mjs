@@ -213,8 +213,14 @@ test('"Open in playground" carries the YAML, view, time and engine version; the 
     await landed.setViewportSize({ width: 1280, height: 3000 });
     await landed.goto(before.link);
     await landed.waitForSelector('.app[data-eval-seq] #policy-editor .cm-editor');
-    const editorText = await landed.$$eval('#policy-editor .cm-line', (lines) => lines.map((l) => l.textContent).join('\n'));
-    assert.equal(editorText, yaml, `${id}: the playground's Policy editor holds the example's YAML`);
+    const editor = (which) => landed.$$eval(`#${which}-editor .cm-line`, (lines) => lines.map((l) => l.textContent).join('\n'));
+    const [fleetText, policyText] = [await editor('fleet'), await editor('policy')];
+    // The fleet's objects open in the Fleet editor (facts and click-to-source read them
+    // there), the rest in the Policy editor, each as written.
+    assert.match(fleetText, /^kind: (MemberCluster|NodeCounts)$/m, `${id}: the Fleet editor holds the fleet`);
+    assert.doesNotMatch(policyText, /^kind: (MemberCluster|NodeCounts)$/m, `${id}: no fleet object in the Policy editor`);
+    const docs = (text) => text.split(/^---$/m).map((d) => d.trim()).filter(Boolean).sort();
+    assert.deepEqual(docs(`${fleetText}\n---\n${policyText}`), docs(yaml), `${id}: together the editors hold every document of the example, as written`);
     const tab = view === 'budgets' ? 'disruption' : 'placement';
     assert.equal(await landed.getAttribute(`#tab-${tab}`, 'aria-selected'), 'true', `${id}: view`);
     assert.match(await landed.inputValue('#eval-time'), /^2026-03-04T12:00(:00)?$/, `${id}: evaluation time`);

@@ -1,6 +1,7 @@
 //! The bridge to the CodeMirror editor bundled from `web/editor/editor.js` (served as
 //! `dist/editor.js` next to the wasm glue, hence the relative `raw_module`).
 
+use fleet_policy::EvaluateReport;
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 
@@ -86,4 +87,19 @@ impl Editor {
     pub fn highlight(&self, lines: Vec<u32>) {
         highlight_lines(&self.view, lines);
     }
+}
+
+/// The markers of one editor.
+pub fn markers(report: &EvaluateReport, source: &str) -> Vec<Marker> {
+    let e = report.errors.iter().map(|d| (d, "error"));
+    let w = report.warnings.iter().map(|d| (d, "warning"));
+    e.chain(w)
+        .filter(|(d, _)| d.source == source)
+        .map(|(d, severity)| Marker {
+            line: d.line,
+            column: d.column,
+            severity,
+            message: d.message.clone(),
+        })
+        .collect()
 }

@@ -3,7 +3,9 @@
 
 use crate::state::State;
 use chrono::{DateTime, SecondsFormat, Utc};
-use fleet_policy::{Diagnostic, EvaluateOptions, EvaluateReport, Input, Source};
+use fleet_policy::rollout::options::WhatIf as RolloutEvent;
+use fleet_policy::rollout::plan::Rollout;
+use fleet_policy::{EvaluateOptions, EvaluateReport, Input, Source};
 use serde_json::{json, Value};
 use std::rc::Rc;
 
@@ -12,8 +14,9 @@ pub const FLEET: &str = "fleet";
 /// See [`FLEET`].
 pub const POLICY: &str = "policy";
 
-/// One evaluation: the engine's combined report, as data and as JSON.
-#[derive(Debug, Clone, PartialEq)]
+/// One evaluation: the engine's combined report, typed and shared (views, markers, the
+/// compare view and the export all read this one copy).
+#[derive(Debug, Clone)]
 pub struct Evaluation {
     /// The instant evaluated at.
     pub at: DateTime<Utc>,
@@ -23,20 +26,26 @@ pub struct Evaluation {
     pub at_is_snapshot: bool,
     /// The input's snapshot instant, when it carries times.
     pub snapshot: Option<DateTime<Utc>>,
-    /// The report's notices (typed; their words are the engine's).
-    pub notices: Vec<fleet_policy::notice::Notice>,
-    /// `EvaluateReport` in its serialised form (what the views and the export read).
-    pub report: Value,
-    /// The same report, typed (what the compare view diffs).
-    pub typed: Rc<EvaluateReport>,
+    /// The engine's report (errors, warnings and notices included).
+    pub report: Rc<EvaluateReport>,
     /// Rollouts observed at the time slider's instant (when one is set).
-    pub observed_rollouts: Option<Vec<Value>>,
-    /// Errors.
-    pub errors: Vec<Diagnostic>,
-    /// Warnings.
-    pub warnings: Vec<Diagnostic>,
+    pub observed_rollouts: Option<Rc<Vec<Rollout>>>,
     /// Wall time of the engine calls, in milliseconds.
     pub engine_ms: f64,
+}
+
+impl Default for Evaluation {
+    fn default() -> Self {
+        Evaluation {
+            at: DateTime::default(),
+            at_is_now: true,
+            at_is_snapshot: false,
+            snapshot: None,
+            report: Rc::default(),
+            observed_rollouts: None,
+            engine_ms: 0.0,
+        }
+    }
 }
 
 /// "Now", read at the boundary: the engine itself never reads the clock.
@@ -50,6 +59,25 @@ pub fn parse_at(at: &str) -> Option<DateTime<Utc>> {
 }
 
 /// The engine options for a state at an instant (what-ifs included).
+pub fn options(state: &State, at: DateTime<Utc>) -> EvaluateOptions {
+    let w = &state.what_if;
+    let mut o = EvaluateOptions::at(at);
+    o.rollout.fail = w.fail.clone();
+    o.rollout.pending = w.pending.clone();
+    o.rollout.skip = w.skip.clone();
+    o.rollout.events = w
+        .approve
+        .iter()
+        .map(|r| RolloutEvent::Approve {
+            at: None,
+            request: r.clone(),
+        })
+        .collect();
+    o
+}
+
+/// The same options as the CLI and the npm package read them (`--set`, the options object):
+/// what an exported result records so that it can be replayed.
 pub fn options_json(state: &State, at: DateTime<Utc>) -> Value {
     let w = &state.what_if;
     let events: Vec<Value> = w
@@ -64,16 +92,6 @@ pub fn options_json(state: &State, at: DateTime<Utc>) -> Value {
         "skip": w.skip,
         "events": events,
     })
-}
-
-fn option_error(message: String) -> Diagnostic {
-    Diagnostic::in_source(
-        fleet_policy::Severity::Error,
-        "options",
-        0,
-        Default::default(),
-        message,
-    )
 }
 
 /// Both editors read into one [`Input`], re-reading only the editor whose text changed (a
@@ -131,50 +149,29 @@ pub fn evaluate(state: &State, parsed_cache: &mut Parsed) -> Evaluation {
             None => (now(), true, false),
         },
     };
-    let mut notices = Vec::new();
-    let options = options_json(state, at);
-    let mut errors = Vec::new();
-    let mut warnings = Vec::new();
     let observe = state.what_if.observe.as_deref().and_then(parse_at);
-    let mut observed_rollouts = None;
-    let mut typed = Rc::default();
-    let report = match EvaluateOptions::from_value(&options) {
-        Ok(o) => {
-            let r = fleet_policy::evaluate_input(input, &o);
-            errors = r.errors.clone();
-            warnings = r.warnings.clone();
-            notices = r.notices.clone();
-            // The time slider views the same rollouts at another instant: no new run.
-            observed_rollouts = observe.map(|t| {
-                r.rollouts
-                    .iter()
-                    .map(|ro| {
-                        let mut ro = ro.clone();
-                        fleet_policy::rollout::observe(&mut ro, t);
-                        serde_json::to_value(&ro).unwrap_or(Value::Null)
-                    })
-                    .collect()
-            });
-            let value = serde_json::to_value(&r).unwrap_or(Value::Null);
-            typed = Rc::new(r);
-            value
-        }
-        Err(e) => {
-            errors.push(option_error(e));
-            Value::Null
-        }
-    };
+    let report = fleet_policy::evaluate_input(input, &options(state, at));
+    // The time slider views the same rollouts at another instant: no new run.
+    let observed_rollouts = observe.map(|t| {
+        Rc::new(
+            report
+                .rollouts
+                .iter()
+                .map(|ro| {
+                    let mut ro = ro.clone();
+                    fleet_policy::rollout::observe(&mut ro, t);
+                    ro
+                })
+                .collect(),
+        )
+    });
     Evaluation {
         at,
         at_is_now,
         at_is_snapshot,
         snapshot,
-        notices,
-        report,
-        typed,
+        report: Rc::new(report),
         observed_rollouts,
-        errors,
-        warnings,
         engine_ms: js_sys::Date::now() - started,
     }
 }

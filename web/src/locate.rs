@@ -2,11 +2,13 @@
 //! behind a placement decision, and the key labels/properties of each cluster. It reads the
 //! engine's own YAML tree (with spans); the decision itself comes from the report.
 
-use crate::json::{arr, i, s};
+use crate::evaluation::{FLEET, POLICY};
 use crate::views::placement::Facts;
+use fleet_policy::input::documents::Document;
 use fleet_policy::input::node::{FieldPath, Node, PathSeg};
-use fleet_policy::{Input, Source};
-use serde_json::Value;
+use fleet_policy::placement::report::{FilterReason, PlacementResult, TermMismatch};
+use fleet_policy::selectors::RequirementSource;
+use fleet_policy::Input;
 
 /// The node at exactly `path` (None when any part is missing).
 fn node_at<'a>(root: &'a Node, path: &str) -> Option<&'a Node> {
@@ -24,78 +26,76 @@ const REQUIRED: &str = "spec.policy.affinity.clusterAffinity.requiredDuringSched
 const PREFERRED: &str =
     "spec.policy.affinity.clusterAffinity.preferredDuringSchedulingIgnoredDuringExecution";
 
-/// Lines to highlight in (policy, fleet) for a cluster of a placement.
+/// Lines to highlight in (policy, fleet) for a cluster of a placement. `input` is what the
+/// playground already read from both editors (no editor is parsed again per click).
 pub fn decision_lines(
-    policy: &str,
-    fleet: &str,
-    placement: &Value,
+    input: &Input,
+    placement: &PlacementResult,
     cluster: &str,
 ) -> (Vec<u32>, Vec<u32>) {
-    let pname = s(placement, "name");
-    let pin = Input::parse(&[Source::new("policy", policy)]);
-    let fin = Input::parse(&[Source::new("fleet", fleet)]);
-    let doc = pin.documents.iter().find(|d| {
+    let doc = input.documents.iter().find(|d| {
         (d.kind == "ClusterResourcePlacement" || d.kind == "ResourcePlacement")
-            && d.name.as_deref() == Some(pname)
+            && d.name.as_deref() == Some(placement.name.as_str())
     });
-    let cdoc = fin
-        .documents
-        .iter()
-        .chain(pin.documents.iter())
-        .find(|d| d.kind == "MemberCluster" && d.name.as_deref() == Some(cluster));
+    let cdoc = input
+        .of_kind("MemberCluster")
+        .find(|d| d.name.as_deref() == Some(cluster));
     let mut paths: Vec<String> = Vec::new();
     let mut fleet_paths: Vec<&str> = vec!["metadata.name"];
-    let find = |key: &str| {
-        arr(placement, key)
-            .iter()
-            .find(|c| s(c, "cluster") == cluster)
-    };
-    if let Some(f) = find("filtered") {
-        let e = &f["explanation"];
-        match s(e, "type") {
-            "clusterAffinityMismatch" => {
-                for t in arr(e, "terms") {
-                    let term = i(t, "term").unwrap_or(0);
-                    let base = format!("{REQUIRED}[{term}]");
-                    match s(t, "type") {
-                        "property" | "propertyMissing" => paths.push(format!(
-                            "{base}.propertySelector.matchExpressions[{}]",
-                            i(t, "expression").unwrap_or(0)
-                        )),
-                        _ => {
-                            let src = &t["mismatch"]["requirement"]["source"];
-                            match i(src, "index") {
-                                Some(ix) => paths
-                                    .push(format!("{base}.labelSelector.matchExpressions[{ix}]")),
-                                None => paths.push(format!("{base}.labelSelector.matchLabels")),
-                            }
+    if let Some(f) = placement.filtered.iter().find(|c| &*c.cluster == cluster) {
+        match &f.explanation {
+            FilterReason::ClusterAffinityMismatch { terms } => {
+                for t in terms.iter() {
+                    let (term, path) = match t {
+                        TermMismatch::Property {
+                            term, expression, ..
                         }
-                    }
+                        | TermMismatch::PropertyMissing {
+                            term, expression, ..
+                        } => (
+                            *term,
+                            format!("propertySelector.matchExpressions[{expression}]"),
+                        ),
+                        TermMismatch::Label { term, mismatch } => (
+                            *term,
+                            match mismatch.requirement.source {
+                                RequirementSource::MatchExpressions(ix) => {
+                                    format!("labelSelector.matchExpressions[{ix}]")
+                                }
+                                RequirementSource::MatchLabels => {
+                                    "labelSelector.matchLabels".into()
+                                }
+                            },
+                        ),
+                    };
+                    let base = format!("{REQUIRED}[{term}]");
+                    paths.push(format!("{base}.{path}"));
                     paths.push(base);
                 }
             }
-            "taintNotTolerated" => {
+            FilterReason::TaintNotTolerated { .. } => {
                 paths.push("spec.policy.tolerations".into());
                 fleet_paths.push("spec.taints");
             }
-            "topologySpreadViolated" => paths.push(format!(
-                "spec.policy.topologySpreadConstraints[{}]",
-                i(e, "constraint").unwrap_or(0)
+            FilterReason::TopologySpreadViolated { constraint, .. } => paths.push(format!(
+                "spec.policy.topologySpreadConstraints[{constraint}]"
             )),
-            _ => fleet_paths.push("status"),
+            FilterReason::Ineligible { .. } => fleet_paths.push("status"),
         }
-    } else if let Some(p) = find("picked").or_else(|| find("notPicked")) {
-        let bd = &p["scoreBreakdown"];
-        for t in arr(bd, "affinity") {
-            if i(t, "score").unwrap_or(0) != 0 {
-                paths.push(format!("{PREFERRED}[{}]", i(t, "term").unwrap_or(0)));
+    } else if let Some(p) = placement
+        .picked
+        .iter()
+        .chain(&placement.not_picked)
+        .find(|c| &*c.cluster == cluster)
+    {
+        if let Some(bd) = &p.score_breakdown {
+            for t in bd.affinity.iter().filter(|t| t.score != 0) {
+                paths.push(format!("{PREFERRED}[{}]", t.term));
             }
-        }
-        for c in arr(bd, "topologySpread") {
-            if i(c, "score").unwrap_or(0) != 0 {
+            for c in bd.topology_spread.iter().filter(|c| c.score != 0) {
                 paths.push(format!(
                     "spec.policy.topologySpreadConstraints[{}]",
-                    i(c, "constraint").unwrap_or(0)
+                    c.constraint
                 ));
             }
         }
@@ -113,26 +113,29 @@ pub fn decision_lines(
             }
         }
     }
-    let policy_lines = doc
-        .map(|d| {
-            paths
-                .iter()
-                .filter_map(|p| node_at(&d.root, p))
-                .map(|n| n.span.line)
-                .collect()
+    let lines = |d: Option<&Document>, paths: &[&str]| -> (String, Vec<u32>) {
+        d.map(|d| {
+            (
+                d.source.clone(),
+                paths
+                    .iter()
+                    .filter_map(|p| node_at(&d.root, p))
+                    .map(|n| n.span.line)
+                    .collect(),
+            )
         })
-        .unwrap_or_default();
-    let fleet_lines = cdoc
-        .filter(|d| d.source == "fleet")
-        .map(|d| {
-            fleet_paths
-                .iter()
-                .filter_map(|p| node_at(&d.root, p))
-                .map(|n| n.span.line)
-                .collect()
-        })
-        .unwrap_or_default();
-    (policy_lines, fleet_lines)
+        .unwrap_or_default()
+    };
+    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
+    let mut out = (Vec::new(), Vec::new());
+    for (source, l) in [lines(doc, &paths), lines(cdoc, &fleet_paths)] {
+        match source.as_str() {
+            POLICY => out.0.extend(l),
+            FLEET => out.1.extend(l),
+            _ => {}
+        }
+    }
+    out
 }
 
 /// Of [`all_facts`], the labels and properties whose key the policy text mentions.
@@ -152,10 +155,7 @@ pub fn facts(all: &Facts, policy: &str) -> Facts {
 /// Every label and property of each MemberCluster read from the Fleet editor.
 pub fn all_facts(input: &Input) -> Facts {
     let mut out = Facts::new();
-    for d in input
-        .of_kind("MemberCluster")
-        .filter(|d| d.source == crate::evaluation::FLEET)
-    {
+    for d in input.of_kind("MemberCluster").filter(|d| d.source == FLEET) {
         let Some(name) = d.name.clone() else { continue };
         let mut list = Vec::new();
         for (k, v) in d.labels() {

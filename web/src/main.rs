@@ -5,6 +5,8 @@
 #[cfg(target_arch = "wasm32")]
 mod app;
 #[cfg(target_arch = "wasm32")]
+mod boot;
+#[cfg(target_arch = "wasm32")]
 mod charts;
 #[cfg(target_arch = "wasm32")]
 mod compare;
@@ -17,9 +19,12 @@ mod export;
 #[cfg(target_arch = "wasm32")]
 mod gallery;
 #[cfg(target_arch = "wasm32")]
-mod json;
-#[cfg(target_arch = "wasm32")]
 mod locate;
+#[cfg(any(target_arch = "wasm32", test))]
+#[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
+mod model;
+#[cfg(target_arch = "wasm32")]
+mod runner;
 // Share links and the state are plain Rust, so their unit tests also run natively.
 #[cfg(any(target_arch = "wasm32", test))]
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
@@ -27,6 +32,8 @@ mod share;
 #[cfg(any(target_arch = "wasm32", test))]
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 mod state;
+#[cfg(target_arch = "wasm32")]
+mod ui;
 #[cfg(target_arch = "wasm32")]
 mod views;
 

@@ -23,6 +23,9 @@ const PREVIOUS_KEY: &str = "fleet-policy-playground/previous";
 /// localStorage key of the theme choice.
 #[cfg(target_arch = "wasm32")]
 const THEME_KEY: &str = "fleet-policy-playground/theme";
+/// Links longer than this (in characters) get a warning: chat tools and mail clients commonly
+/// cut or refuse URLs past a few thousand characters (and IE-era limits of 2,083 linger).
+pub const LONG_LINK: usize = 8_000;
 /// Largest state a link may inflate to (guards against a hostile link).
 const MAX_STATE_BYTES: usize = 8 << 20;
 
@@ -80,15 +83,69 @@ fn decode_state(data: &str) -> Result<State, String> {
     serde_json::from_slice(&json).map_err(|e| format!("the link's state is not understood: {e}"))
 }
 
-/// The state of a docs embed link: its YAML in the Policy editor (an example is one stream,
-/// as the gallery's examples without a fleet marker are), its view and its instant.
+/// Kinds that describe the fleet as it is (observed objects): the Fleet editor holds them, so
+/// facts and click-to-source find them there. Everything else (placements, NodePools, update
+/// runs and strategies) is policy.
+const FLEET_KINDS: &[&str] = &[
+    "MemberCluster",
+    "FleetMember",
+    "NodeCounts",
+    "Node",
+    "NodeClaim",
+    "Pod",
+    "PodDisruptionBudget",
+    "AvailableVersions",
+    "ClusterResourceBinding",
+    "PlacementBinding",
+];
+
+/// Splits one YAML stream into (fleet, policy) documents by their top-level `kind`, keeping
+/// each document's text (comments included) and the order within each part.
+pub fn split_fleet_policy(yaml: &str) -> (String, String) {
+    let mut docs: Vec<Vec<&str>> = vec![Vec::new()];
+    for line in yaml.lines() {
+        // A document separator: `---` alone, or followed by a space or a comment.
+        if line == "---" || line.starts_with("--- ") || line.starts_with("---\t") {
+            docs.push(Vec::new());
+        } else if let Some(d) = docs.last_mut() {
+            d.push(line);
+        }
+    }
+    let (mut fleet, mut policy) = (Vec::new(), Vec::new());
+    for d in docs {
+        if d.iter().all(|l| l.trim().is_empty()) {
+            continue;
+        }
+        let kind = d.iter().find_map(|l| l.strip_prefix("kind:")).map(|k| {
+            k.split('#')
+                .next()
+                .unwrap_or("")
+                .trim()
+                .trim_matches(['"', '\''])
+        });
+        let text = format!("{}\n", d.join("\n"));
+        if kind.is_some_and(|k| FLEET_KINDS.contains(&k)) {
+            fleet.push(text);
+        } else {
+            policy.push(text);
+        }
+    }
+    if fleet.is_empty() {
+        // Nothing to move: the text stays exactly as written.
+        return (String::new(), yaml.to_string());
+    }
+    (fleet.join("---\n"), policy.join("---\n"))
+}
+
+/// The state of a docs embed link: its YAML split between the editors (the fleet's objects in
+/// the Fleet editor, the rest in the Policy editor), its view and its instant.
 fn embed_state(yaml: &str, view: Option<&str>, at: Option<String>) -> Result<State, String> {
     let b64 = form_decode(yaml);
     let bytes = URL_SAFE_NO_PAD
         .decode(b64.trim_end_matches('='))
         .map_err(|e| format!("the link is damaged (base64: {e})"))?;
-    let policy =
-        String::from_utf8(bytes).map_err(|_| "the link's YAML is not UTF-8".to_string())?;
+    let yaml = String::from_utf8(bytes).map_err(|_| "the link's YAML is not UTF-8".to_string())?;
+    let (fleet, policy) = split_fleet_policy(&yaml);
     let view = match view {
         Some("budgets" | "disruption") => View::Disruption,
         Some("rollout") => View::Rollout,
@@ -98,7 +155,7 @@ fn embed_state(yaml: &str, view: Option<&str>, at: Option<String>) -> Result<Sta
     // An instant that does not parse is dropped: the playground then evaluates at "now".
     let at = at.filter(|a| chrono::DateTime::parse_from_rfc3339(a).is_ok());
     Ok(State {
-        fleet: String::new(),
+        fleet,
         policy,
         at,
         view,
@@ -230,6 +287,21 @@ mod tests {
         assert_eq!(d.state.at.as_deref(), Some("2026-03-04T12:00:00Z"));
         assert_eq!(d.state.what_if, Default::default());
         assert_eq!(d.state.example, None);
+    }
+
+    #[test]
+    fn an_embed_link_puts_the_fleet_in_the_fleet_editor_and_the_rest_in_the_policy_editor() {
+        let yaml = "# two clusters and a placement\napiVersion: cluster.kubernetes-fleet.io/v1\nkind: MemberCluster\nmetadata: {name: a}\n---\napiVersion: placement.kubernetes-fleet.io/v1\nkind: ClusterResourcePlacement\nmetadata: {name: web}\n--- # b\napiVersion: cluster.kubernetes-fleet.io/v1\nkind: \"MemberCluster\"\nmetadata: {name: b}\n";
+        let fragment = format!("yaml={}&view=placement", URL_SAFE_NO_PAD.encode(yaml));
+        let d = embed(&fragment);
+        assert_eq!(
+            d.state.fleet,
+            "# two clusters and a placement\napiVersion: cluster.kubernetes-fleet.io/v1\nkind: MemberCluster\nmetadata: {name: a}\n---\napiVersion: cluster.kubernetes-fleet.io/v1\nkind: \"MemberCluster\"\nmetadata: {name: b}\n"
+        );
+        assert_eq!(
+            d.state.policy,
+            "apiVersion: placement.kubernetes-fleet.io/v1\nkind: ClusterResourcePlacement\nmetadata: {name: web}\n"
+        );
     }
 
     #[test]

@@ -9,6 +9,12 @@ use serde::Serialize;
 /// Go `math.MaxInt32`: Karpenter's "no active budget limits this reason".
 pub const UNBOUNDED: i64 = 2_147_483_647;
 
+/// Whether a per-reason count means "no budget limits this reason": Karpenter's MaxInt32, less
+/// the disrupting nodes subtracted from it.
+pub fn is_unbounded(v: i64) -> bool {
+    v >= UNBOUNDED - 1_000_000
+}
+
 /// A disruption reason a budget can be scoped to (`spec.disruption.budgets[].reasons`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub enum Reason {

@@ -524,6 +524,17 @@ pub enum Method {
 }
 
 impl Method {
+    /// The name as results spell it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Emptiness => "Emptiness",
+            Method::StaticDrift => "StaticDrift",
+            Method::Drift => "Drift",
+            Method::MultiNodeConsolidation => "MultiNodeConsolidation",
+            Method::SingleNodeConsolidation => "SingleNodeConsolidation",
+        }
+    }
+
     /// The budget reason.
     pub fn reason(self) -> Reason {
         match self {
@@ -1172,6 +1183,28 @@ fn facts(n: &StateNode, ctx: &PoolContext<'_>) -> NodeFacts {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn method_names_are_the_serialised_names() {
+        use Method::*;
+        for m in [
+            Emptiness,
+            StaticDrift,
+            Drift,
+            MultiNodeConsolidation,
+            SingleNodeConsolidation,
+        ] {
+            assert_eq!(serde_json::json!(m), m.as_str());
+        }
+    }
+
+    #[test]
+    fn unbounded_is_max_int32_less_disrupting_nodes() {
+        use super::super::budget::{is_unbounded, UNBOUNDED};
+        assert!(is_unbounded(UNBOUNDED));
+        assert!(is_unbounded(UNBOUNDED - 3));
+        assert!(!is_unbounded(1_000));
+    }
 
     #[test]
     fn node_names_share_a_table_and_serialise_as_strings() {

@@ -1,11 +1,11 @@
 //! `--format table` for budget results.
 
-use super::budget::{PerReason, UNBOUNDED};
+use super::budget::{is_unbounded, PerReason};
 use super::report::BudgetReport;
 use std::fmt::Write;
 
 fn n(v: i64) -> String {
-    if v >= UNBOUNDED - 1_000_000 {
+    if is_unbounded(v) {
         // Karpenter's MaxInt32 (minus disrupting nodes) means "no budget limits this".
         "unbounded".to_string()
     } else {

@@ -51,6 +51,25 @@ pub enum State {
 }
 
 impl State {
+    /// The name as results spell it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            State::NotStarted => "NotStarted",
+            State::Running => "Running",
+            State::Pending => "Pending",
+            State::Waiting => "Waiting",
+            State::Stuck => "Stuck",
+            State::Blocked => "Blocked",
+            State::Stopping => "Stopping",
+            State::Stopped => "Stopped",
+            State::Skipped => "Skipped",
+            State::Failed => "Failed",
+            State::Completed => "Completed",
+            State::InitFailed => "InitFailed",
+            State::Invalid => "Invalid",
+        }
+    }
+
     /// Terminal states (Completed, Skipped, Failed, Stopped, InitFailed, Invalid).
     pub fn is_terminal(self) -> bool {
         matches!(
@@ -215,6 +234,17 @@ pub enum WaitKind {
     TimedWait,
     /// KubeFleet approval (before or after the stage); an explicit gate.
     Approval,
+}
+
+impl WaitKind {
+    /// The name as results spell it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WaitKind::AfterStageWait => "AfterStageWait",
+            WaitKind::TimedWait => "TimedWait",
+            WaitKind::Approval => "Approval",
+        }
+    }
 }
 
 /// Before or after the stage's members.
@@ -382,4 +412,27 @@ pub enum TargetSource {
     Bindings,
     /// Neither: the placement was not scheduled (its cycle failed), so nothing is targeted.
     None,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_the_serialised_names() {
+        use State::*;
+        for s in [
+            NotStarted, Running, Pending, Waiting, Stuck, Blocked, Stopping, Stopped, Skipped,
+            Failed, Completed, InitFailed, Invalid,
+        ] {
+            assert_eq!(serde_json::json!(s), s.as_str());
+        }
+        for w in [
+            WaitKind::AfterStageWait,
+            WaitKind::TimedWait,
+            WaitKind::Approval,
+        ] {
+            assert_eq!(serde_json::json!(w), w.as_str());
+        }
+    }
 }

@@ -67,7 +67,7 @@ pub fn gantt(p: &GanttProps) -> Html {
             { for axis.ticks().into_iter().map(|t| html! {
                 <g class="xtick">
                     <line x1={format!("{:.1}", axis.x(t))} x2={format!("{:.1}", axis.x(t))} y1={format!("{}", AXIS - 4.0)} y2={format!("{h}")} />
-                    <text x={format!("{:.1}", axis.x(t))} y="14" text-anchor="middle">{ axis.label(t) }</text>
+                    <text x={format!("{:.1}", axis.x(t))} y="14" text-anchor={axis.anchor(axis.x(t))}>{ axis.label(t) }</text>
                 </g>
             }) }
             { for p.rows.iter().enumerate().map(|(k, r)| {

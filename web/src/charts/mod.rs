@@ -50,6 +50,19 @@ impl TimeAxis {
         out
     }
 
+    /// How a tick label at `x` is anchored: a label centred on a tick near either edge would
+    /// be cut by the chart's box ("12:0"), so those align to the inside.
+    pub fn anchor(&self, x: f64) -> &'static str {
+        const HALF_LABEL: f64 = 22.0;
+        if x + HALF_LABEL > self.x1.max(self.x0) + 6.0 {
+            "end"
+        } else if x - HALF_LABEL < self.x0.min(self.x1) - 6.0 {
+            "start"
+        } else {
+            "middle"
+        }
+    }
+
     /// Tick label.
     pub fn label(&self, t: DateTime<Utc>) -> String {
         if self.end - self.start > Duration::days(2) {

@@ -118,7 +118,7 @@ pub fn step_chart(p: &StepProps) -> Html {
             }
             { for axis.ticks().into_iter().map(|t| html! {
                 <g class="xtick"><line x1={format!("{:.1}", axis.x(t))} x2={format!("{:.1}", axis.x(t))} y1={format!("{}", H - BOTTOM)} y2={format!("{}", H - BOTTOM + 4.0)} />
-                <text x={format!("{:.1}", axis.x(t))} y={format!("{}", H - BOTTOM + 16.0)} text-anchor="middle">{ axis.label(t) }</text></g>
+                <text x={format!("{:.1}", axis.x(t))} y={format!("{}", H - BOTTOM + 16.0)} text-anchor={axis.anchor(axis.x(t))}>{ axis.label(t) }</text></g>
             }) }
             { for p.series.iter().enumerate().map(|(k, s)| html! {
                 <path class={classes!("series", format!("series-{k}"))} d={path(s, k as f64 * 2.0 - 2.0)}><title>{ s.name.clone() }</title></path>

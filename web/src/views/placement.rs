@@ -3,8 +3,11 @@
 //! and the `Scheduled` condition. Selecting a cluster highlights, in the editors, the policy
 //! term that decided it.
 
-use crate::json::{arr, compact, f, i, opt_s, s};
-use serde_json::Value;
+use super::Shared;
+use fleet_policy::placement::report::{
+    FilterReason, Picked, PlacementResult, TermMismatch, TermOutcome, TermScore,
+};
+use fleet_policy::EvaluateReport;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -18,8 +21,8 @@ pub type Facts = BTreeMap<String, Vec<(String, String)>>;
 /// Props of [`PlacementView`].
 #[derive(Properties, PartialEq)]
 pub struct PlacementProps {
-    /// `EvaluateReport.placements`.
-    pub placements: Rc<Vec<Value>>,
+    /// The report whose `placements` are shown.
+    pub report: Shared<EvaluateReport>,
     /// Key labels/properties per cluster.
     pub facts: Rc<Facts>,
     /// Selected (placement, cluster).
@@ -31,15 +34,15 @@ pub struct PlacementProps {
 /// The placement view.
 #[function_component(PlacementView)]
 pub fn placement_view(props: &PlacementProps) -> Html {
-    if props.placements.is_empty() {
+    if props.report.placements.is_empty() {
         return html! {
             <p class="empty">{ "No ClusterResourcePlacement in the input. Put MemberClusters and a placement in the editors, or open a placement example from the gallery." }</p>
         };
     }
     html! {
         <>
-            { for props.placements.iter().map(|p| html! {
-                <OnePlacement placement={p.clone()} facts={props.facts.clone()}
+            { for (0..props.report.placements.len()).map(|index| html! {
+                <OnePlacement report={props.report.clone()} {index} facts={props.facts.clone()}
                     selected={props.selected.clone()} on_select={props.on_select.clone()} />
             }) }
         </>
@@ -48,91 +51,118 @@ pub fn placement_view(props: &PlacementProps) -> Html {
 
 #[derive(Properties, PartialEq)]
 struct OneProps {
-    placement: Value,
+    report: Shared<EvaluateReport>,
+    /// Which of the report's placements.
+    index: usize,
     facts: Rc<Facts>,
     selected: Option<(String, String)>,
     on_select: Callback<(String, String)>,
 }
 
 /// Words for one failed requirement: what was required, what was observed.
-pub fn mismatch_text(m: &Value) -> (String, String) {
-    let term = i(m, "term")
-        .map(|t| format!("term {t}: "))
-        .unwrap_or_default();
-    match s(m, "type") {
-        "property" => (
-            format!(
-                "{term}{} {} {}",
-                s(m, "name"),
-                s(m, "operator"),
-                s(m, "required")
-            ),
-            s(m, "observed").to_string(),
+pub fn mismatch_text(m: &TermMismatch) -> (String, String) {
+    match m {
+        TermMismatch::Property {
+            term,
+            name,
+            operator,
+            required,
+            observed,
+            ..
+        } => (
+            format!("term {term}: {name} {operator} {required}"),
+            observed.clone(),
         ),
-        "propertyMissing" => (
-            format!("{term}{} (property)", s(m, "name")),
-            "absent".into(),
-        ),
-        _ => {
-            let mm = &m["mismatch"];
-            let req = &mm["requirement"];
-            let values: Vec<&str> = arr(req, "values")
-                .iter()
-                .filter_map(Value::as_str)
-                .collect();
-            let vals = if values.is_empty() {
+        TermMismatch::PropertyMissing { term, name, .. } => {
+            (format!("term {term}: {name} (property)"), "absent".into())
+        }
+        TermMismatch::Label { term, mismatch } => {
+            let req = &mismatch.requirement;
+            let vals = if req.values.is_empty() {
                 String::new()
             } else {
-                format!(" [{}]", values.join(", "))
+                format!(" [{}]", req.values.join(", "))
             };
             (
-                format!("{term}{} {}{vals}", s(req, "key"), s(req, "operator")),
-                opt_s(mm, "observed")
-                    .map(|o| format!("{}={o}", s(req, "key")))
+                format!("term {term}: {} {}{vals}", req.key, req.operator),
+                mismatch
+                    .observed
+                    .as_ref()
+                    .map(|o| format!("{}={o}", req.key))
                     .unwrap_or_else(|| "absent".into()),
             )
         }
     }
 }
 
-fn filter_detail(explanation: &Value) -> Html {
-    match s(explanation, "type") {
-        "clusterAffinityMismatch" => html! {
+fn filter_detail(explanation: &FilterReason) -> Html {
+    match explanation {
+        FilterReason::ClusterAffinityMismatch { terms } => html! {
             <ul class="mismatches">
-                { for arr(explanation, "terms").iter().map(|t| {
+                { for terms.iter().map(|t| {
                     let (required, observed) = mismatch_text(t);
                     html! { <li><span class="required">{ "required " }<code>{ required }</code></span>
                         <span class="observed">{ " · observed " }<code>{ observed }</code></span></li> }
                 }) }
             </ul>
         },
-        "taintNotTolerated" => html! {
-            <span class="observed">{ "taint " }<code>{ format!("{}={}:{}", s(explanation, "key"), s(explanation, "value"), s(explanation, "effect")) }</code>{ " not tolerated" }</span>
+        FilterReason::TaintNotTolerated { key, value, effect } => html! {
+            <span class="observed">{ "taint " }<code>{ format!("{key}={value}:{effect}") }</code>{ " not tolerated" }</span>
         },
-        "topologySpreadViolated" => html! {
-            <span class="observed">{ format!("{} domain {} has {} (smallest {}, largest {}), maxSkew {}",
-                s(explanation, "topologyKey"), opt_s(explanation, "domain").unwrap_or("(none)"),
-                i(explanation, "domainCount").map(|c| c.to_string()).unwrap_or_else(|| "—".into()),
-                i(explanation, "smallest").unwrap_or(0), i(explanation, "largest").unwrap_or(0), i(explanation, "maxSkew").unwrap_or(0)) }</span>
+        FilterReason::TopologySpreadViolated {
+            constraint,
+            topology_key,
+            max_skew,
+            domain,
+            domain_count,
+            smallest,
+            largest,
+        } => html! {
+            <span class="observed topology">{ format!(
+                "constraint {constraint}: {topology_key}={} has {} placement(s), domains range {smallest}..{largest}; one more here exceeds maxSkew {max_skew}",
+                domain.as_deref().unwrap_or("(no such label)"),
+                domain_count.unwrap_or(0)) }</span>
         },
-        "" => html! {},
-        _ => html! { <span class="observed">{ compact(explanation) }</span> },
+        FilterReason::Ineligible { reason } => html! {
+            <span class="observed">{ reason.message() }</span>
+        },
     }
 }
 
 /// The share of a term's weight a cluster got, in percent (from the engine's unrounded score
 /// when it interpolated, else from the rounded score).
-fn term_share(t: &Value) -> Option<f64> {
-    let w = f(t, "weight")?;
-    if w == 0.0 {
+fn term_share(t: &TermScore) -> Option<f64> {
+    if t.weight == 0 {
         return None;
     }
-    let score = f(&t["outcome"], "unrounded").or_else(|| f(t, "score"))?;
-    Some(score / w * 100.0)
+    let score = match t.outcome {
+        TermOutcome::Interpolated { unrounded, .. } => unrounded,
+        _ => f64::from(t.score),
+    };
+    Some(score / f64::from(t.weight) * 100.0)
 }
 
-fn term_bars(picked: &Value) -> Html {
-    let terms = arr(&picked["scoreBreakdown"], "affinity");
+fn outcome_text(o: &TermOutcome) -> String {
+    match o {
+        TermOutcome::ZeroWeight => "weight 0: skipped".into(),
+        TermOutcome::LabelMismatch => "label selector does not match".into(),
+        TermOutcome::FullWeight => "matches: full weight".into(),
+        TermOutcome::PropertyMissing => "sorter property missing".into(),
+        TermOutcome::SingleValue { observed } => {
+            format!("one value in the fleet ({observed}): 0")
+        }
+        TermOutcome::Interpolated {
+            observed, min, max, ..
+        } => format!("{observed} between the fleet's {min} and {max}"),
+        TermOutcome::Error => "scoring failed".into(),
+    }
+}
+
+fn term_bars(picked: &Picked) -> Html {
+    let terms = picked
+        .score_breakdown
+        .as_ref()
+        .map_or(&[][..], |b| b.affinity.as_slice());
     if terms.is_empty() {
         return html! { <span class="muted">{ "—" }</span> };
     }
@@ -141,12 +171,11 @@ fn term_bars(picked: &Value) -> Html {
             { for terms.iter().map(|t| {
                 let share = term_share(t);
                 let width = share.map(|p| p.abs().min(100.0)).unwrap_or(0.0);
-                let label = format!("term {}: {} of weight {}{}", i(t, "term").unwrap_or(0), i(t, "score").unwrap_or(0),
-                    i(t, "weight").unwrap_or(0), share.map(|p| format!(" ({p:.0}%)")).unwrap_or_default());
-                let why = s(&t["outcome"], "type");
+                let label = format!("term {}: {} of weight {}{}", t.term, t.score,
+                    t.weight, share.map(|p| format!(" ({p:.0}%)")).unwrap_or_default());
                 html! {
-                    <li title={format!("{label}; {why}")}>
-                        <span class="bar" aria-hidden="true"><span class={classes!("fill", (f(t, "weight").unwrap_or(0.0) < 0.0).then_some("negative"))} style={format!("width:{width:.1}%")}></span></span>
+                    <li title={format!("{label}; {}", outcome_text(&t.outcome))}>
+                        <span class="bar" aria-hidden="true"><span class={classes!("fill", (t.weight < 0).then_some("negative"))} style={format!("width:{width:.1}%")}></span></span>
                         <span class="bar-label">{ label }</span>
                     </li>
                 }
@@ -157,14 +186,14 @@ fn term_bars(picked: &Value) -> Html {
 
 #[function_component(OnePlacement)]
 fn one_placement(props: &OneProps) -> Html {
-    let p = &props.placement;
-    let name = s(p, "name").to_string();
     let show_all = use_state(|| false);
-    let cond = &p["condition"];
-    let picked = arr(p, "picked");
-    let not_picked = arr(p, "notPicked");
-    let filtered = arr(p, "filtered");
-    let total = picked.len() + not_picked.len() + filtered.len();
+    let Some(p) = props.report.placements.get(props.index) else {
+        return html! {};
+    };
+    let p: &PlacementResult = p;
+    let name = p.name.clone();
+    let cond = &p.condition;
+    let total = p.picked.len() + p.not_picked.len() + p.filtered.len();
     let limit = if *show_all { usize::MAX } else { FIRST_ROWS };
     let is_selected = |c: &str| {
         props
@@ -185,56 +214,61 @@ fn one_placement(props: &OneProps) -> Html {
             _ => html! { <span class="muted">{ "—" }</span> },
         }
     };
-    let scored = picked
+    let scored = p
+        .picked
         .iter()
         .map(|c| (c, true))
-        .chain(not_picked.iter().map(|c| (c, false)));
+        .chain(p.not_picked.iter().map(|c| (c, false)));
     let rows = scored.enumerate().map(|(rank, (c, is_picked))| {
-        let cl = s(c, "cluster");
+        let cl: &str = &c.cluster;
         html! {
-            <tr class={classes!(if is_picked { "picked" } else { "not-picked" }, is_selected(cl).then_some("selected"))} key={cl.to_string()}>
+            <tr class={classes!(if is_picked { "picked" } else { "not-picked" }, is_selected(cl).then_some("selected"))} key={cl}>
                 <td class="num">{ rank + 1 }</td>
                 <th scope="row"><button type="button" class="cluster" onclick={select(cl)} aria-pressed={is_selected(cl).to_string()}>{ cl }</button></th>
                 <td class="result">{ if is_picked { "picked" } else { "not picked" } }</td>
-                <td class="num affinity">{ i(c, "affinityScore").unwrap_or(0) }</td>
-                <td class="num spread">{ i(c, "topologySpreadScore").unwrap_or(0) }</td>
+                <td class="num affinity">{ c.affinity_score }</td>
+                <td class="num spread">{ c.topology_spread_score }</td>
                 <td>{ term_bars(c) }</td>
                 <td>{ facts(cl) }</td>
             </tr>
         }
     });
-    let frows = filtered.iter().map(|c| {
-        let cl = s(c, "cluster");
+    let frows = p.filtered.iter().map(|c| {
+        let cl: &str = &c.cluster;
+        let reason: &str = &c.reason;
         html! {
-            <tr class={classes!("filtered", is_selected(cl).then_some("selected"))} key={cl.to_string()}>
+            <tr class={classes!("filtered", is_selected(cl).then_some("selected"))} key={cl}>
                 <td class="num">{ "—" }</td>
                 <th scope="row"><button type="button" class="cluster" onclick={select(cl)} aria-pressed={is_selected(cl).to_string()}>{ cl }</button></th>
-                <td class="result">{ "filtered" }<span class="plugin">{ s(c, "plugin") }</span></td>
-                <td colspan="3" class="reason"><span class="reason-text">{ s(c, "reason") }</span>{ filter_detail(&c["explanation"]) }</td>
+                <td class="result">{ "filtered" }<span class="plugin">{ c.plugin }</span></td>
+                <td colspan="3" class="reason"><span class="reason-text">{ reason }</span>{ filter_detail(&c.explanation) }</td>
                 <td>{ facts(cl) }</td>
             </tr>
         }
     });
     let rows: Vec<Html> = rows.chain(frows).take(limit).collect();
-    let kept = arr(p, "kept");
-    let unscheduled = arr(p, "unscheduled");
+    let kind = if p.kind.is_empty() {
+        "Placement"
+    } else {
+        p.kind.as_str()
+    };
     html! {
         <section class="placement" aria-label={format!("Placement {name}")} data-placement={name.clone()}>
             <h2>
-                { format!("{} {name}", if s(p, "kind").is_empty() { "Placement" } else { s(p, "kind") }) }
-                if !s(p, "placementType").is_empty() { <span class="badge">{ s(p, "placementType") }</span> }
-                if s(p, "validation") == "rejected" { <span class="badge bad">{ "rejected by the API server" }</span> }
+                { format!("{kind} {name}") }
+                if !p.placement_type.is_empty() { <span class="badge">{ p.placement_type.clone() }</span> }
+                if p.validation == "rejected" { <span class="badge bad">{ "rejected by the API server" }</span> }
             </h2>
-            <p class={classes!("condition", match s(cond, "status") { "True" => "ok", "False" => "unfulfilled", _ => "unknown" })}>
-                <strong>{ format!("Scheduled={} ", s(cond, "status")) }</strong>
-                <span class="cond-reason">{ s(cond, "reason") }</span>{ ": " }
-                <span class="cond-message">{ s(cond, "message") }</span>
+            <p class={classes!("condition", match cond.status.as_str() { "True" => "ok", "False" => "unfulfilled", _ => "unknown" })}>
+                <strong>{ format!("Scheduled={} ", cond.status) }</strong>
+                <span class="cond-reason">{ cond.reason.clone() }</span>{ ": " }
+                <span class="cond-message">{ cond.message.clone() }</span>
             </p>
-            if let Some(e) = p.get("cycleError").filter(|e| !e.is_null()) {
-                <p class="cycle-error">{ format!("The scheduling cycle aborts: {}", s(e, "message")) }</p>
+            if let Some(e) = &p.cycle_error {
+                <p class="cycle-error">{ format!("The scheduling cycle aborts: {}", e.message) }</p>
             }
-            <p class="summary">{ format!("{} picked, {} scored but not picked, {} filtered{}", picked.len(), not_picked.len(), filtered.len(),
-                if i(p, "cycles").unwrap_or(0) > 1 { format!(", {} scheduling cycles", i(p, "cycles").unwrap_or(0)) } else { String::new() }) }</p>
+            <p class="summary">{ format!("{} picked, {} scored but not picked, {} filtered{}", p.picked.len(), p.not_picked.len(), p.filtered.len(),
+                if p.cycles > 1 { format!(", {} scheduling cycles", p.cycles) } else { String::new() }) }</p>
             <div class="table-wrap">
             <table class="clusters">
                 <caption class="visually-hidden">{ format!("Clusters for placement {name}, picked first in rank order") }</caption>
@@ -251,27 +285,27 @@ fn one_placement(props: &OneProps) -> Html {
                     { format!("Show all {total} clusters") }
                 </button>
             }
-            if !arr(p, "decisions").is_empty() {
-                <details class="decisions"><summary>{ format!("status.clusterDecisions ({})", arr(p, "decisions").len()) }</summary>
+            if !p.decisions.is_empty() {
+                <details class="decisions"><summary>{ format!("status.clusterDecisions ({})", p.decisions.len()) }</summary>
                     <div class="table-wrap"><table>
                         <thead><tr><th scope="col">{ "Cluster" }</th><th scope="col">{ "Selected" }</th><th scope="col">{ "Reason" }</th></tr></thead>
-                        <tbody>{ for arr(p, "decisions").iter().take(limit).map(|d| html! {
-                            <tr><th scope="row">{ s(d, "clusterName") }</th><td>{ d.get("selected").and_then(Value::as_bool).unwrap_or(false).to_string() }</td><td>{ s(d, "reason") }</td></tr>
-                        }) }</tbody>
+                        <tbody>{ for p.decisions.iter().take(limit).map(|d| { let r: &str = &d.reason; html! {
+                            <tr><th scope="row">{ &*d.cluster_name }</th><td>{ d.selected.to_string() }</td><td>{ r }</td></tr>
+                        } }) }</tbody>
                     </table></div>
                 </details>
             }
-            if !kept.is_empty() || !unscheduled.is_empty() {
+            if !p.kept.is_empty() || !p.unscheduled.is_empty() {
                 <p class="bindings">{ format!("Existing bindings kept: {}; unscheduled: {}",
-                    names(kept), names(unscheduled)) }</p>
+                    names(&p.kept), names(&p.unscheduled)) }</p>
             }
         </section>
     }
 }
 
-fn names(v: &[Value]) -> String {
+fn names(v: &[String]) -> String {
     if v.is_empty() {
         return "none".into();
     }
-    v.iter().map(compact).collect::<Vec<_>>().join(", ")
+    v.join(", ")
 }

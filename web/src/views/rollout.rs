@@ -3,27 +3,27 @@
 //! time slider picks (the engine re-run with `observe`); and what-if controls that re-run
 //! the simulation.
 
-use super::{short, when};
+use super::{short, when, Shared};
 use crate::charts::gantt::{Bar, Gantt, Row};
-use crate::json::{arr, compact, opt_s, s, time};
-use crate::state::WhatIf;
+use crate::state::{MemberMode, WhatIf};
 use chrono::{DateTime, Duration, SecondsFormat, Utc};
-use serde_json::Value;
-use std::rc::Rc;
+use fleet_policy::rollout::plan::{Member, Rollout, Stage, TargetSource, WaitKind};
+use fleet_policy::rollout::report::member_reason_text;
+use fleet_policy::EvaluateReport;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 /// Props of [`RolloutView`].
 #[derive(Properties, PartialEq)]
 pub struct RolloutProps {
-    /// `EvaluateReport.rollouts` (simulated to the end).
-    pub rollouts: Rc<Vec<Value>>,
-    /// The same, observed at the slider's instant.
-    pub observed: Option<Rc<Vec<Value>>>,
+    /// The report whose `rollouts` are shown (simulated to the end).
+    pub report: Shared<EvaluateReport>,
+    /// The same rollouts, observed at the slider's instant.
+    pub observed: Option<Shared<Vec<Rollout>>>,
     /// The what-ifs in force.
     pub what_if: WhatIf,
     /// Set a member's what-if mode.
-    pub on_member: Callback<(String, String)>,
+    pub on_member: Callback<(String, MemberMode)>,
     /// Approve (or un-approve) an approval request.
     pub on_approve: Callback<(String, bool)>,
     /// Observe at an instant (None = settled).
@@ -33,32 +33,26 @@ pub struct RolloutProps {
 /// The view.
 #[function_component(RolloutView)]
 pub fn rollout_view(p: &RolloutProps) -> Html {
-    if p.rollouts.is_empty() {
+    if p.report.rollouts.is_empty() {
         return html! { <p class="empty">{ "No rollout in the input. Put an Azure UpdateRun or a KubeFleet ClusterStagedUpdateRun (with its members) in the editors, or open a rollout example from the gallery." }</p> };
     }
-    html! { <>{ for p.rollouts.iter().map(|r| one(r, p)) }</> }
+    html! { <>{ for p.report.rollouts.iter().map(|r| one(r, p)) }</> }
 }
 
 /// Where a KubeFleet rollout's clusters came from, and where given bindings differ from the
 /// placement's decision (the engine's `targets`, rendered as they are).
-fn targets(r: &Value) -> Html {
-    let Some(t) = r.get("targets") else {
+fn targets(r: &Rollout) -> Html {
+    let Some(t) = &r.targets else {
         return html! {};
     };
-    let list = |k: &str| -> Vec<String> {
-        arr(t, k)
-            .iter()
-            .filter_map(|v| v.as_str().map(str::to_string))
-            .collect()
+    let (source, id) = match t.source {
+        TargetSource::Placement => ("the clusters its placement picked", "placement"),
+        TargetSource::Bindings => ("the ClusterResourceBindings in the input", "bindings"),
+        TargetSource::None => ("no cluster: its placement's scheduling cycle fails", "none"),
     };
-    let source = match s(t, "source") {
-        "placement" => "the clusters its placement picked",
-        "bindings" => "the ClusterResourceBindings in the input",
-        _ => "no cluster: its placement's scheduling cycle fails",
-    };
-    let (only_b, only_p) = (list("onlyInBindings"), list("onlyInPlacement"));
+    let (only_b, only_p) = (&t.only_in_bindings, &t.only_in_placement);
     html! {
-        <p class="targets" data-source={s(t, "source").to_string()}>
+        <p class="targets" data-source={id}>
             { format!("Reaches {source}") }
             if !only_b.is_empty() || !only_p.is_empty() {
                 <span class="drift">
@@ -71,32 +65,29 @@ fn targets(r: &Value) -> Html {
     }
 }
 
-fn members(stage: &Value) -> impl Iterator<Item = &Value> {
-    arr(stage, "groups").iter().flat_map(|g| arr(g, "members"))
+fn members(stage: &Stage) -> impl Iterator<Item = &Member> {
+    stage.groups.iter().flat_map(|g| g.members.iter())
 }
 
 /// The time span the chart covers: the run's start to its last instant.
-fn span(r: &Value) -> (DateTime<Utc>, DateTime<Utc>) {
+fn span(r: &Rollout) -> (DateTime<Utc>, DateTime<Utc>) {
     let mut times: Vec<DateTime<Utc>> = Vec::new();
-    for key in ["start", "end"] {
-        times.extend(time(r, key));
-    }
-    for st in arr(r, "stages") {
-        times.extend(time(st, "start"));
-        times.extend(time(st, "end"));
-        for w in arr(st, "waits") {
-            times.extend(time(w, "start"));
-            times.extend(time(w, "end"));
+    times.extend(r.start);
+    times.extend(r.end);
+    for st in &r.stages {
+        times.extend(st.start);
+        times.extend(st.end);
+        for w in &st.waits {
+            times.extend(w.start);
+            times.extend(w.end);
         }
         for m in members(st) {
-            times.extend(time(m, "start"));
-            times.extend(time(m, "end"));
-            times.extend(time(m, "nextWindowStart"));
+            times.extend(m.start);
+            times.extend(m.end);
+            times.extend(m.next_window_start);
         }
     }
-    for t in arr(r, "timeline") {
-        times.extend(time(t, "at"));
-    }
+    times.extend(r.timeline.iter().map(|t| t.at));
     let start = times.iter().min().copied().unwrap_or_default();
     let end = times.iter().max().copied().unwrap_or(start);
     let end = if end <= start {
@@ -107,26 +98,41 @@ fn span(r: &Value) -> (DateTime<Utc>, DateTime<Utc>) {
     (start, end)
 }
 
-fn bar(v: &Value, class: &str, title: String) -> Option<Bar> {
+fn bar(
+    start: Option<DateTime<Utc>>,
+    end: Option<DateTime<Utc>>,
+    class: &str,
+    title: String,
+) -> Option<Bar> {
     Some(Bar {
-        start: time(v, "start")?,
-        end: time(v, "end"),
+        start: start?,
+        end,
         class: class.to_string(),
         title,
     })
 }
 
-fn find<'a>(list: &'a [Value], name: &str, key: &str) -> Option<&'a Value> {
-    list.iter().find(|v| s(v, key) == name)
-}
+/// What the Gantt's colours mean (the classes `charts::gantt` draws, as `style.css` fills
+/// them).
+const LEGEND: [(&str, &str); 9] = [
+    ("completed", "completed"),
+    ("running", "running"),
+    ("failed", "failed / stuck"),
+    ("pending", "pending / waiting"),
+    ("notstarted", "not started / skipped"),
+    ("stage", "stage"),
+    ("wait", "after-stage wait"),
+    ("approval", "approval gate"),
+    ("window", "maintenance window opens"),
+];
 
-fn one(r: &Value, p: &RolloutProps) -> Html {
-    let name = s(r, "name").to_string();
+fn one(r: &Rollout, p: &RolloutProps) -> Html {
+    let name = r.name.clone();
     let (start, end) = span(r);
     let observed = p
         .observed
         .as_ref()
-        .and_then(|o| find(o, &name, "name"))
+        .and_then(|o| o.iter().find(|x| x.name == name))
         .unwrap_or(r);
     let cursor = p
         .what_if
@@ -134,56 +140,77 @@ fn one(r: &Value, p: &RolloutProps) -> Html {
         .as_deref()
         .and_then(crate::evaluation::parse_at);
     // States at the observed instant, looked up in the engine's observed report.
-    let ostage = |st: &str| find(arr(observed, "stages"), st, "name");
-    let ogroup = |st: &str, g: &str| ostage(st).and_then(|o| find(arr(o, "groups"), g, "name"));
-    let omember =
-        |st: &str, m: &str| ostage(st).and_then(|o| members(o).find(|x| s(x, "cluster") == m));
+    let ostage = |st: &str| observed.stages.iter().find(|o| &*o.name == st);
+    let ostate = |st: &str| ostage(st).map(|o| o.state.as_str()).unwrap_or("");
+    let ogroup = |st: &str, g: &str| {
+        ostage(st)
+            .and_then(|o| o.groups.iter().find(|x| &*x.name == g))
+            .map(|o| o.state.as_str())
+            .unwrap_or("")
+    };
+    let omember = |st: &str, m: &str| {
+        ostage(st)
+            .and_then(|o| members(o).find(|x| &*x.cluster == m))
+            .map(|o| o.state.as_str())
+            .unwrap_or("")
+    };
+    let owait = |st: &str, w: &str| {
+        ostage(st)
+            .and_then(|o| o.waits.iter().find(|x| x.name == w))
+            .map(|o| o.state.as_str())
+            .unwrap_or("")
+    };
     let mut rows = Vec::new();
-    for st in arr(r, "stages") {
-        let sn = s(st, "name");
-        let state = ostage(sn).map(|o| s(o, "state")).unwrap_or("").to_string();
-        let mut bars: Vec<Bar> = bar(st, "stage", format!("stage {sn}: {}", s(st, "state")))
-            .into_iter()
-            .collect();
-        for w in arr(st, "waits") {
-            let kind = s(w, "kind");
-            let class = if kind == "Approval" {
+    for st in &r.stages {
+        let sn: &str = &st.name;
+        let mut bars: Vec<Bar> = bar(
+            st.start,
+            st.end,
+            "stage",
+            format!("stage {sn}: {}", st.state.as_str()),
+        )
+        .into_iter()
+        .collect();
+        for w in &st.waits {
+            let class = if w.kind == WaitKind::Approval {
                 "approval"
             } else {
                 "wait"
             };
             bars.extend(bar(
-                w,
+                w.start,
+                w.end,
                 class,
-                format!("{kind} {} ({})", s(w, "name"), s(w, "placement")),
+                format!(
+                    "{} {} ({})",
+                    w.kind.as_str(),
+                    w.name,
+                    if w.placement == fleet_policy::rollout::plan::Placement::Before {
+                        "before"
+                    } else {
+                        "after"
+                    }
+                ),
             ));
         }
         rows.push(Row {
             level: 0,
             label: format!("stage {sn}"),
             bars,
-            state,
+            state: ostate(sn).to_string(),
         });
-        for g in arr(st, "groups") {
-            let gn = s(g, "name");
-            let gstate = ogroup(sn, gn)
-                .map(|o| s(o, "state"))
-                .unwrap_or("")
-                .to_string();
+        for g in &st.groups {
+            let gn: &str = &g.name;
             rows.push(Row {
                 level: 1,
                 label: format!("group {gn}"),
                 bars: vec![],
-                state: gstate,
+                state: ogroup(sn, gn).to_string(),
             });
-            for m in arr(g, "members") {
-                let mn = s(m, "cluster");
-                let mstate = omember(sn, mn)
-                    .map(|o| s(o, "state"))
-                    .unwrap_or("")
-                    .to_string();
+            for m in &g.members {
+                let mn: &str = &m.cluster;
                 let mut bars: Vec<Bar> = Vec::new();
-                if let Some(ws) = time(m, "nextWindowStart") {
+                if let Some(ws) = m.next_window_start {
                     bars.push(Bar {
                         start: ws,
                         end: Some(ws + Duration::minutes(20)),
@@ -191,15 +218,17 @@ fn one(r: &Value, p: &RolloutProps) -> Html {
                         title: format!("maintenance window opens {}", ws.to_rfc3339()),
                     });
                 }
-                let reason = opt_s(m, "message")
-                    .map(str::to_string)
-                    .or_else(|| m.get("reason").filter(|v| !v.is_null()).map(compact));
+                let reason = m
+                    .message
+                    .clone()
+                    .or_else(|| m.reason.as_ref().map(member_reason_text));
                 bars.extend(bar(
-                    m,
-                    &s(m, "state").to_lowercase(),
+                    m.start,
+                    m.end,
+                    &m.state.as_str().to_lowercase(),
                     format!(
                         "{mn}: {}{}",
-                        s(m, "state"),
+                        m.state.as_str(),
                         reason.map(|x| format!(" — {x}")).unwrap_or_default()
                     ),
                 ));
@@ -207,7 +236,7 @@ fn one(r: &Value, p: &RolloutProps) -> Html {
                     level: 2,
                     label: mn.to_string(),
                     bars,
-                    state: mstate,
+                    state: omember(sn, mn).to_string(),
                 });
             }
         }
@@ -230,55 +259,68 @@ fn one(r: &Value, p: &RolloutProps) -> Html {
         Callback::from(move |_| cb.emit(None))
     };
     let slider_id = format!("slider-{name}");
-    let approvals: Vec<&Value> = arr(r, "stages")
+    let approvals = r
+        .stages
         .iter()
-        .flat_map(|st| arr(st, "waits"))
-        .filter(|w| s(w, "kind") == "Approval")
-        .collect();
+        .flat_map(|st| st.waits.iter())
+        .filter(|w| w.kind == WaitKind::Approval)
+        .count();
+    let kind = if r.kind.is_empty() {
+        "Rollout"
+    } else {
+        r.kind.as_str()
+    };
     html! {
         <section class="rollout" aria-label={format!("Rollout {name}")} data-rollout={name.clone()}>
-            <h2>{ format!("{} {name}", if s(r, "kind").is_empty() { "Rollout" } else { s(r, "kind") }) }
-                <span class={classes!("badge", "state", s(observed, "state").to_lowercase())}>{ s(observed, "state") }</span></h2>
+            <h2>{ format!("{kind} {name}") }
+                <span class={classes!("badge", "state", observed.state.as_str().to_lowercase())}>{ observed.state.as_str() }</span></h2>
             <p class="summary">
-                { format!("starts {}", when(s(r, "start"))) }
-                if let Some(e) = opt_s(r, "end") { { format!(", ends {}", when(e)) } }
-                if let Some(m) = opt_s(r, "message") { { format!(" — {m}") } }
+                if let Some(s) = r.start { { format!("starts {}", when(s)) } }
+                if let Some(e) = r.end { { format!(", ends {}", when(e)) } }
+                if let Some(m) = &r.message { { format!(" — {m}") } }
             </p>
             { targets(r) }
             <div class="slider">
-                <label for={slider_id.clone()}>{ "State at " }<output class="observed-at">{ cursor.map(|c| when(&c.to_rfc3339())).unwrap_or_else(|| "the end (settled)".into()) }</output></label>
+                <label for={slider_id.clone()}>{ "State at " }<output class="observed-at">{ cursor.map(when).unwrap_or_else(|| "the end (settled)".into()) }</output></label>
                 <input type="range" id={slider_id} min="0" max={total_min.to_string()} step="1" value={slider_value.to_string()} oninput={on_slide} />
                 <button type="button" onclick={settle} disabled={cursor.is_none()}>{ "Settled" }</button>
             </div>
             <figure class="chart-figure">
-                <Gantt start={start} end={end} rows={rows.clone()} cursor={cursor}
+                <Gantt start={start} end={end} rows={rows} cursor={cursor}
                     title={format!("Gantt chart of rollout {name}: stages, groups and members on the simulated clock")} />
-                <figcaption>{ "Bars: members by state, stages, waits (hatched) and approvals; ticks: maintenance window openings; line: the observed instant." }</figcaption>
+                <figcaption>
+                    { "Bars: members by state, stages, waits and approvals; line: the observed instant." }
+                    <ul class="legend gantt-legend" aria-label="Colours">
+                        { for LEGEND.iter().map(|(class, label)| html! {
+                            <li><svg class="gantt swatch" viewBox="0 0 14 10" aria-hidden="true" width="14" height="10"><rect class={classes!("bar", *class)} x="0" y="0" width="14" height="10" /></svg>{ *label }</li>
+                        }) }
+                    </ul>
+                </figcaption>
             </figure>
             <div class="table-wrap">
             <table class="levels">
                 <caption>{ "State of each level at the observed instant (times UTC), and what-ifs" }</caption>
                 <thead><tr><th scope="col">{ "Level" }</th><th scope="col">{ "Name" }</th><th scope="col">{ "State" }</th><th scope="col">{ "Start" }</th><th scope="col">{ "End" }</th><th scope="col">{ "What if" }</th></tr></thead>
                 <tbody>
-                    { for arr(r, "stages").iter().map(|st| {
-                        let sn = s(st, "name");
+                    { for r.stages.iter().map(|st| {
+                        let sn: &str = &st.name;
                         html! { <>
-                            <tr class="level-stage"><td>{ "stage" }</td><th scope="row">{ sn }</th><td class="state">{ ostage(sn).map(|o| s(o, "state")).unwrap_or("") }</td>
-                                <td>{ opt_s(st, "start").map(short).unwrap_or_default() }</td><td>{ opt_s(st, "end").map(short).unwrap_or_default() }</td><td></td></tr>
-                            { for arr(st, "waits").iter().map(|w| html! {
-                                <tr class="level-wait"><td>{ s(w, "kind") }</td><th scope="row">{ s(w, "name") }</th>
-                                    <td class="state">{ ostage(sn).and_then(|o| find(arr(o, "waits"), s(w, "name"), "name")).map(|o| s(o, "state")).unwrap_or("") }</td>
-                                    <td>{ opt_s(w, "start").map(short).unwrap_or_default() }</td><td>{ opt_s(w, "end").map(short).unwrap_or_default() }</td>
-                                    <td>{ if s(w, "kind") == "Approval" { approve_box(s(w, "name"), p) } else { html! {} } }</td></tr>
+                            <tr class="level-stage"><td>{ "stage" }</td><th scope="row">{ sn }</th><td class="state">{ ostate(sn) }</td>
+                                <td>{ st.start.map(short).unwrap_or_default() }</td><td>{ st.end.map(short).unwrap_or_default() }</td><td></td></tr>
+                            { for st.waits.iter().map(|w| html! {
+                                <tr class="level-wait"><td>{ w.kind.as_str() }</td><th scope="row">{ w.name.clone() }</th>
+                                    <td class="state">{ owait(sn, &w.name) }</td>
+                                    <td>{ w.start.map(short).unwrap_or_default() }</td><td>{ w.end.map(short).unwrap_or_default() }</td>
+                                    <td>{ if w.kind == WaitKind::Approval { approve_box(&w.name, p) } else { html! {} } }</td></tr>
                             }) }
-                            { for arr(st, "groups").iter().map(|g| html! { <>
-                                <tr class="level-group"><td>{ "group" }</td><th scope="row">{ s(g, "name") }</th><td class="state">{ ogroup(sn, s(g, "name")).map(|o| s(o, "state")).unwrap_or("") }</td><td></td><td></td><td></td></tr>
-                                { for arr(g, "members").iter().map(|m| {
-                                    let mn = s(m, "cluster");
+                            { for st.groups.iter().map(|g| html! { <>
+                                <tr class="level-group"><td>{ "group" }</td><th scope="row">{ &*g.name }</th><td class="state">{ ogroup(sn, &g.name) }</td><td></td><td></td><td></td></tr>
+                                { for g.members.iter().map(|m| {
+                                    let mn: &str = &m.cluster;
                                     html! {
                                         <tr class="level-member" data-member={mn.to_string()}><td>{ "member" }</td><th scope="row">{ mn }</th>
-                                            <td class="state">{ omember(sn, mn).map(|o| s(o, "state")).unwrap_or("") }</td>
-                                            <td>{ opt_s(m, "start").map(short).unwrap_or_default() }</td><td>{ opt_s(m, "end").map(short).unwrap_or_default() }</td>
+                                            <td class="state">{ omember(sn, mn) }</td>
+                                            <td>{ m.start.map(short).unwrap_or_default() }</td><td>{ m.end.map(short).unwrap_or_default() }</td>
                                             <td>{ member_select(mn, p) }</td></tr>
                                     }
                                 }) }
@@ -288,16 +330,16 @@ fn one(r: &Value, p: &RolloutProps) -> Html {
                 </tbody>
             </table>
             </div>
-            if !approvals.is_empty() {
-                <p class="muted">{ format!("{} approval gate(s): tick \"approve\" to approve a request when it is created.", approvals.len()) }</p>
+            if approvals > 0 {
+                <p class="muted">{ format!("{approvals} approval gate(s): tick \"approve\" to approve a request when it is created.") }</p>
             }
-            if !arr(r, "excluded").is_empty() {
+            if !r.excluded.is_empty() {
                 <h3>{ "Not part of the run" }</h3>
-                <ul class="excluded">{ for arr(r, "excluded").iter().map(|x| html! { <li><strong>{ s(x, "cluster") }</strong>{ ": " }{ s(x, "message") }</li> }) }</ul>
+                <ul class="excluded">{ for r.excluded.iter().map(|x| html! { <li><strong>{ x.cluster.clone() }</strong>{ ": " }{ x.message.clone() }</li> }) }</ul>
             }
-            if !arr(r, "assumptions").is_empty() {
+            if !r.assumptions.is_empty() {
                 <details class="notes"><summary>{ "Assumptions" }</summary>
-                    <ul>{ for arr(r, "assumptions").iter().map(|a| html! { <li><code>{ format!("{}={}", s(a, "option"), s(a, "value")) }</code>{ " " }{ s(a, "text") }</li> }) }</ul>
+                    <ul>{ for r.assumptions.iter().map(|a| html! { <li><code>{ format!("{}={}", a.option, a.value) }</code>{ " " }{ a.text.clone() }</li> }) }</ul>
                 </details>
             }
         </section>
@@ -311,13 +353,13 @@ fn member_select(member: &str, p: &RolloutProps) -> Html {
         let m = member.to_string();
         Callback::from(move |e: Event| {
             let sel: HtmlSelectElement = e.target_unchecked_into();
-            cb.emit((m.clone(), sel.value()));
+            cb.emit((m.clone(), MemberMode::from_id(&sel.value())));
         })
     };
     html! {
         <select class="what-if" aria-label={format!("What if for member {member}")} {onchange}>
-            { for [("", "as planned"), ("fail", "fails"), ("pending", "stays pending"), ("skip", "skipped")].iter().map(|(v, l)| html! {
-                <option value={*v} selected={mode == *v}>{ *l }</option>
+            { for MemberMode::ALL.iter().map(|m| html! {
+                <option value={m.id()} selected={mode == *m}>{ m.label() }</option>
             }) }
         </select>
     }
