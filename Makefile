@@ -42,6 +42,7 @@ help:
 	@echo "make package  build the npm package fleet-policy-<version>.tgz"
 	@echo "make bench    run the native criterion benchmarks"
 	@echo "make bench-wasm  the same benchmarks compiled to wasm, timed under Node"
+	@echo "make bench-input  reading realistic kubectl dumps (10k clusters, YAML and JSON): CLI and npm package"
 	@echo "make oracle   compare the engine with the real Go libraries on ORACLE_CASES inputs (default 2,000,000)"
 
 setup:
@@ -124,7 +125,22 @@ bench-wasm: setup
 bench:
 	# Without the CLI binary: its link step in the bench profile is flaky next to the cdylib.
 	# The benches are named so criterion's options do not reach the libtest harness of the lib.
-	cargo bench -p fleet-policy --no-default-features --bench placement --bench disruption --bench rollout -- $(BENCH_ARGS)
+	cargo bench -p fleet-policy --no-default-features --bench placement --bench disruption --bench rollout --bench input -- $(BENCH_ARGS)
+
+# The input figures end to end on the same files: the release CLI (wall time and peak RSS)
+# and the npm package under Node (first call in a fresh instance, warm calls). The dumps are
+# the input benchmark's own (engine/benches/gen/dump.rs), written once into target/.
+BENCH_INPUT := target/bench-input
+bench-input: package
+	@mkdir -p $(BENCH_INPUT)
+	@[ -f $(BENCH_INPUT)/members-10000.json ] || INPUT_DUMP=$(BENCH_INPUT) cargo bench -q -p fleet-policy --no-default-features --bench input
+	@cargo build -q --release -p fleet-policy --bin fleet-policy
+	@node wasm-tests/npm/consumer.mjs >/dev/null
+	@for f in yaml json; do \
+		/usr/bin/time -f "native place $$f 10,000 clusters: %e s, peak RSS %M KB" target/release/fleet-policy place --at snapshot \
+			$(BENCH_INPUT)/members-10000.$$f $(BENCH_INPUT)/placement.yaml >/dev/null; \
+		node wasm-tests/npm/bench-input.mjs $(BENCH_INPUT) $$f; \
+	done
 
 # The Go oracle at length (make test runs it with 100,000 inputs). ORACLE_SEED picks another
 # input stream.

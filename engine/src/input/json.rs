@@ -39,6 +39,8 @@ pub(crate) fn parse(text: &str, first_line: u32) -> Option<(Node, Duplicates)> {
         col_at: (0, 1),
         depth: 0,
         duplicates: Vec::new(),
+        entries: Vec::new(),
+        items: Vec::new(),
     };
     r.skip_ws();
     if r.b.get(r.pos) == Some(&0xEF) {
@@ -65,6 +67,10 @@ struct Reader<'a> {
     col_at: (usize, u32),
     depth: usize,
     duplicates: Duplicates,
+    /// The members and items of the open objects and arrays: they wait here and move into an
+    /// exactly sized `Vec` when their object or array ends (one allocation each).
+    entries: Vec<(Node, Node)>,
+    items: Vec<Node>,
 }
 
 impl Reader<'_> {
@@ -293,7 +299,7 @@ impl Reader<'_> {
 
     fn object(&mut self, span: Span) -> Option<Node> {
         self.open()?;
-        let mut entries: Vec<(Node, Node)> = Vec::new();
+        let start = self.entries.len();
         let mut keys = RepeatedKeys::default();
         if self.b.get(self.pos) == Some(&b'}') {
             self.advance(1);
@@ -311,10 +317,10 @@ impl Reader<'_> {
                 self.advance(1);
                 self.skip_ws();
                 let value = self.value()?;
-                if keys.check(&entries, &key) {
+                if keys.check(&self.entries[start..], &key) {
                     self.duplicates.push((key_span, key.to_string()));
                 }
-                entries.push((
+                self.entries.push((
                     Node {
                         value: Value::Scalar(Scalar {
                             text: key,
@@ -330,9 +336,8 @@ impl Reader<'_> {
             }
         }
         self.depth -= 1;
-        entries.shrink_to_fit();
         Some(Node {
-            value: Value::Map(entries),
+            value: Value::Map(self.entries.drain(start..).collect()),
             span,
         })
     }
@@ -350,21 +355,21 @@ impl Reader<'_> {
 
     fn array(&mut self, span: Span) -> Option<Node> {
         self.open()?;
-        let mut items = Vec::new();
+        let start = self.items.len();
         if self.b.get(self.pos) == Some(&b']') {
             self.advance(1);
         } else {
             loop {
-                items.push(self.value()?);
+                let item = self.value()?;
+                self.items.push(item);
                 if self.separator(b']')? {
                     break;
                 }
             }
         }
         self.depth -= 1;
-        items.shrink_to_fit();
         Some(Node {
-            value: Value::Seq(items),
+            value: Value::Seq(self.items.drain(start..).collect()),
             span,
         })
     }
