@@ -133,7 +133,7 @@ bench:
 BENCH_INPUT := target/bench-input
 bench-input: package
 	@mkdir -p $(BENCH_INPUT)
-	@[ -f $(BENCH_INPUT)/members-10000.json ] || INPUT_DUMP=$(BENCH_INPUT) cargo bench -q -p fleet-policy --no-default-features --bench input
+	@[ -f $(BENCH_INPUT)/members-10000.json ] || INPUT_DUMP=$(CURDIR)/$(BENCH_INPUT) cargo bench -q -p fleet-policy --no-default-features --bench input
 	@cargo build -q --release -p fleet-policy --bin fleet-policy
 	@node wasm-tests/npm/consumer.mjs >/dev/null
 	@for f in yaml json; do \
