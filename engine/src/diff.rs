@@ -575,7 +575,12 @@ pub fn render_table(changes: &[Change]) -> String {
     }
     let rows: Vec<(String, String)> = changes
         .iter()
-        .map(|c| (c.subject.text(), c.what.text()))
+        .map(|c| {
+            (
+                crate::text::escape_controls(&c.subject.text()).into_owned(),
+                crate::text::escape_controls(&c.what.text()).into_owned(),
+            )
+        })
         .collect();
     let width = rows
         .iter()
@@ -606,11 +611,12 @@ fn summary(changes: &[Change]) -> String {
     )
 }
 
-/// A Markdown table cell: pipes escaped, lines joined.
+/// A Markdown table cell: pipes escaped, control characters escaped (a newline cannot end
+/// the row).
 fn cell(text: &str) -> String {
-    text.replace('\\', "\\\\")
+    crate::text::escape_controls(text)
+        .replace('\\', "\\\\")
         .replace('|', "\\|")
-        .replace(['\n', '\r'], " ")
 }
 
 /// The changes as Markdown for a pull-request comment.

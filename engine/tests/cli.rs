@@ -305,3 +305,132 @@ fn an_examples_at_line_is_its_instant_and_long_names_keep_columns_aligned() {
         "{text}"
     );
 }
+
+/// Runs the CLI with `text` on standard input (the file argument `-`).
+fn run_stdin(args: &[&str], text: &str) -> Output {
+    use std::io::Write;
+    let mut child = match bin()
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+    {
+        Ok(c) => c,
+        Err(e) => panic!("cannot run fleet-policy: {e}"),
+    };
+    if let Some(mut stdin) = child.stdin.take() {
+        let _ = stdin.write_all(text.as_bytes());
+    }
+    match child.wait_with_output() {
+        Ok(o) => o,
+        Err(e) => panic!("fleet-policy did not finish: {e}"),
+    }
+}
+
+/// A name as a hostile input writes it: a newline starting a forged diagnostic and a GitHub
+/// annotation, and terminal escapes (colour, window title, bell).
+const FORGED: &str = r#""x\nerror: forged\n::error file=a.yaml::forged\e[31m\e]0;title\a""#;
+/// The same name as text output shows it: on its own line, every control character escaped.
+const SHOWN: &str = r"x\nerror: forged\n::error file=a.yaml::forged\u{1b}[31m\u{1b}]0;title\u{7}";
+
+/// Neither stream holds a control character other than line ends, and every line is one the
+/// CLI wrote (no forged `error:` line, no `::` annotation).
+fn assert_no_forged_lines(out: &Output) {
+    for (stream, bytes) in [("stdout", &out.stdout), ("stderr", &out.stderr)] {
+        let text = String::from_utf8_lossy(bytes);
+        assert!(
+            !text.chars().any(|c| c.is_control() && c != '\n'),
+            "{stream}: {text:?}"
+        );
+        for line in text.lines() {
+            assert!(
+                !line.starts_with("::") && !line.starts_with("error: forged"),
+                "{stream}: {line:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn hostile_names_stay_on_their_line_in_diagnostics_and_placement_tables() {
+    let text = format!(
+        "apiVersion: cluster.kubernetes-fleet.io/v1\nkind: MemberCluster\nmetadata: {{name: {FORGED}}}\nspec: {{unknownField: 1}}\n---\napiVersion: placement.kubernetes-fleet.io/v1\nkind: ClusterResourcePlacement\nmetadata: {{name: {FORGED}}}\nspec:\n  resourceSelectors: [{{group: \"\", kind: Namespace, version: v1, name: a}}]\n  policy: {{placementType: PickFixed, clusterNames: [{FORGED}]}}\n"
+    );
+    let out = run_stdin(
+        &[
+            "place",
+            "-",
+            "--at",
+            "2026-01-01T00:00:00Z",
+            "--format",
+            "table",
+        ],
+        &text,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_no_forged_lines(&out);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.starts_with(&format!(
+            "ClusterResourcePlacement {SHOWN} (PickFixed, rejected)"
+        )),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!("\n  {SHOWN}  picked ")),
+        "{stdout}"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "note: 1 MemberCluster(s) have no status (written by hand): treated as joined and healthy".to_string(),
+            format!("error: -:4:8: document 1 (MemberCluster {SHOWN}), spec.unknownField: unknown field `unknownField`, expected one of `identity`, `heartbeatPeriodSeconds`, `taints`"),
+            format!("error: -:11:53: document 2 (ClusterResourcePlacement {SHOWN}), spec.policy.clusterNames[0]: cluster name \"x\\nerror: forged\\n::error file=a.yaml::forged\\u{{1b}}[31m\\u{{1b}}]0;title\\u{{7}}\" is not a valid DNS-1123 subdomain of at most 63 characters"),
+        ]
+    );
+    // JSON keeps the name as it is (serde escapes it).
+    let out = run_stdin(&["validate", "-", "--at", "2026-01-01T00:00:00Z"], &text);
+    assert_no_forged_lines(&out);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    assert_eq!(
+        v["errors"][0]["name"],
+        "x\nerror: forged\n::error file=a.yaml::forged\u{1b}[31m\u{1b}]0;title\u{7}"
+    );
+}
+
+#[test]
+fn hostile_stage_and_node_pool_names_stay_on_their_line_in_rollout_and_budget_tables() {
+    let run_text = std::fs::read_to_string(example("kubefleet-staged-run.yaml"))
+        .unwrap_or_default()
+        .replace("{name: staging-1,", &format!("{{name: {FORGED},"))
+        .replace("{name: web-app-run}", &format!("{{name: {FORGED}}}"));
+    let out = run_stdin(&["rollout", "-", "--format", "table"], &run_text);
+    assert_no_forged_lines(&out);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.starts_with(&format!("ClusterStagedUpdateRun {SHOWN} — ")),
+        "{stdout}"
+    );
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.starts_with("  staging     staging     ")
+                && l.contains(&format!("{SHOWN}  "))
+                && l.ends_with("Completed   2026-03-02 08:00  2026-03-02 08:02")),
+        "{stdout}"
+    );
+
+    let pool_text = std::fs::read_to_string(example("budget-candidates.yaml"))
+        .unwrap_or_default()
+        .replace("  name: general\n", &format!("  name: {FORGED}\n"));
+    let out = run_stdin(&["budgets", "-", "--format", "table"], &pool_text);
+    assert_no_forged_lines(&out);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains(&format!("\nNodePool {SHOWN}\n")),
+        "{stdout}"
+    );
+}

@@ -5,6 +5,7 @@
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use fleet_policy::report::{options_from_value, to_json, to_yaml, EvaluateOptions};
+use fleet_policy::text::Escaped;
 use fleet_policy::{disruption, placement, rollout, Diagnostic, Input, Source};
 use serde::Serialize;
 use std::io::Write;
@@ -114,7 +115,7 @@ struct DiffArgs {
 fn run_test(a: TestArgs) -> Result<ExitCode, String> {
     let fail = |errors: Vec<String>| {
         for e in errors {
-            eprintln!("{e}");
+            eprintln!("{}", Escaped(&e));
         }
         Ok(ExitCode::from(2))
     };
@@ -227,7 +228,11 @@ fn prepare(
     // An example's `# at:` line pins its instant, in the CLI as in the playground.
     let pinned = common.at.is_none().then(|| pinned_at(&sources)).flatten();
     if let Some((file, at)) = &pinned {
-        eprintln!("note: evaluating at {at}, the `# at:` line of {file} (--at overrides it)");
+        eprintln!(
+            "note: evaluating at {}, the `# at:` line of {} (--at overrides it)",
+            Escaped(at),
+            Escaped(file)
+        );
     }
     let at_arg = common.at.clone().or(pinned.map(|(_, at)| at));
     let at = match at_arg.as_deref() {
@@ -294,7 +299,7 @@ fn emit<T: Serialize>(
     }
     let mut err = std::io::BufWriter::new(std::io::stderr().lock());
     for n in notices {
-        let _ = writeln!(err, "note: {}", n.message);
+        let _ = writeln!(err, "note: {}", Escaped(&n.message));
     }
     // The engine lists at most 1,000 of each and counts the rest in a last entry.
     for d in warnings.iter().chain(errors) {
@@ -444,7 +449,7 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(code) => code,
         Err(msg) => {
-            let _ = writeln!(std::io::stderr(), "fleet-policy: {msg}");
+            let _ = writeln!(std::io::stderr(), "fleet-policy: {}", Escaped(&msg));
             ExitCode::from(2)
         }
     }
