@@ -611,12 +611,13 @@ fn summary(changes: &[Change]) -> String {
     )
 }
 
-/// A Markdown table cell: pipes escaped, control characters escaped (a newline cannot end
-/// the row).
+/// A Markdown table cell: pipes escaped, lines joined, other control characters escaped.
 fn cell(text: &str) -> String {
-    crate::text::escape_controls(text)
+    let joined = text
         .replace('\\', "\\\\")
         .replace('|', "\\|")
+        .replace(['\n', '\r'], " ");
+    crate::text::escape_controls(&joined).into_owned()
 }
 
 /// The changes as Markdown for a pull-request comment.

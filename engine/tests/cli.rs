@@ -434,3 +434,144 @@ fn hostile_stage_and_node_pool_names_stay_on_their_line_in_rollout_and_budget_ta
         "{stdout}"
     );
 }
+
+/// Writes `bytes` to a file of this test run's temporary folder.
+fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("fleet-policy-cli-enc-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    let file = dir.join(name);
+    if let Err(e) = std::fs::write(&file, bytes) {
+        panic!("cannot write {}: {e}", file.display());
+    }
+    file
+}
+
+const CLUSTER: &str =
+    "apiVersion: cluster.kubernetes-fleet.io/v1\nkind: MemberCluster\nmetadata: {name: a}\n";
+
+#[test]
+fn a_file_that_is_not_utf8_is_an_error_at_its_byte_and_the_other_files_are_evaluated() {
+    let mut bytes = format!("{CLUSTER}---\napiVersion: cluster.kubernetes-fleet.io/v1\nkind: MemberCluster\nmetadata: {{name: \"b").into_bytes();
+    bytes.push(0xff);
+    bytes.extend(b"\"}\n");
+    let bad = temp_file("not-utf8.yaml", &bytes);
+    let good = example("pickfixed.yaml");
+    let (bad, good) = (bad.to_string_lossy(), good.to_string_lossy());
+    let out = run(&["place", &bad, &good, "--at", "2026-01-01T00:00:00Z"]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "an input error, not a usage error"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!("error: {bad}:7:20: document 2: not UTF-8: byte 0xFF is not part of a character (YAML is read as UTF-8, or UTF-16 with a byte order mark); the file is not read\n")),
+        "{stderr}"
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    assert_eq!(v["placements"][0]["picked"][0]["cluster"], "member-c");
+}
+
+#[test]
+fn byte_order_marks_utf16_and_utf8_read_as_plain_utf8() {
+    let plain = std::fs::read_to_string(example("pickfixed.yaml")).unwrap_or_default();
+    let run_file = |name: &str, bytes: Vec<u8>| {
+        let f = temp_file(name, &bytes);
+        let out = run(&[
+            "place",
+            &f.to_string_lossy(),
+            "--at",
+            "2026-01-01T00:00:00Z",
+        ]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+        v["placements"][0]["picked"].clone()
+    };
+    let expected = run_file("plain.yaml", plain.clone().into_bytes());
+    assert_eq!(expected[1]["cluster"], "member-a");
+    let mut bom = vec![0xef, 0xbb, 0xbf];
+    bom.extend(plain.as_bytes());
+    assert_eq!(run_file("bom.yaml", bom), expected);
+    let mut le = vec![0xff, 0xfe];
+    le.extend(plain.encode_utf16().flat_map(u16::to_le_bytes));
+    assert_eq!(run_file("utf16le.yaml", le), expected);
+    let mut be = vec![0xfe, 0xff];
+    be.extend(plain.encode_utf16().flat_map(u16::to_be_bytes));
+    assert_eq!(run_file("utf16be.yaml", be), expected);
+}
+
+#[test]
+fn what_go_yaml_refuses_is_an_error_and_errors_name_kind_name_and_field() {
+    let cases: [(&str, String, &str); 6] = [
+        (
+            "a NUL",
+            CLUSTER.replace("{name: a}", "{name: \"a\0b\"}"),
+            "error: -:3:20: document 1: control character U+0000 is not allowed in YAML (the document is not read)",
+        ),
+        (
+            "an escape character",
+            CLUSTER.replace("{name: a}", "{name: \"a\u{1b}[2J\"}"),
+            "error: -:3:20: document 1: control character U+001B is not allowed in YAML (the document is not read)",
+        ),
+        (
+            "%YAML 9.9",
+            format!("%YAML 9.9\n---\n{CLUSTER}"),
+            "error: -:1:1: document 1: %YAML 9.9: only YAML 1.x is read (as by go-yaml)",
+        ),
+        (
+            "a duplicate key",
+            CLUSTER.replace("{name: a}", "\n  name: a\n  labels: {x: \"1\", x: \"2\"}"),
+            "error: -:5:20: document 1 (MemberCluster a), metadata.labels.x: duplicate key \"x\" in a mapping",
+        ),
+        (
+            "a syntax error",
+            CLUSTER.replace("{name: a}", "{name: a, labels: [}"),
+            "error: -:3:30: document 1 (MemberCluster): invalid YAML: while parsing a node, did not find expected node content",
+        ),
+        (
+            "a missing kind",
+            CLUSTER.replace("kind: MemberCluster\n", ""),
+            "error: -:1:1: document 1 (name a): missing required field \"kind\"",
+        ),
+    ];
+    for (what, text, expected) in cases {
+        let out = run_stdin(&["validate", "-", "--format", "table"], &text);
+        assert_eq!(out.status.code(), Some(1), "{what}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(stderr.lines().collect::<Vec<_>>(), [expected], "{what}");
+    }
+}
+
+#[test]
+fn a_property_value_that_is_not_a_quantity_is_an_error_at_the_value() {
+    for value in ["NaN", "1 Gi", "0x10"] {
+        let text = format!(
+            "apiVersion: cluster.kubernetes-fleet.io/v1\nkind: MemberCluster\nmetadata: {{name: a}}\nstatus:\n  properties:\n    example.com/cost: {{value: \"{value}\"}}\n---\napiVersion: placement.kubernetes-fleet.io/v1\nkind: ClusterResourcePlacement\nmetadata: {{name: crp}}\nspec:\n  resourceSelectors: [{{group: \"\", kind: Namespace, version: v1, name: a}}]\n  policy:\n    placementType: PickN\n    numberOfClusters: 1\n    affinity:\n      clusterAffinity:\n        preferredDuringSchedulingIgnoredDuringExecution:\n          - weight: 10\n            preference:\n              propertySorter: {{name: example.com/cost, sortOrder: Ascending}}\n"
+        );
+        let out = run_stdin(
+            &[
+                "place",
+                "-",
+                "--at",
+                "2026-01-01T00:00:00Z",
+                "--format",
+                "table",
+            ],
+            &text,
+        );
+        assert_eq!(out.status.code(), Some(1), "{value}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains(&format!("error: -:6:31: document 1 (MemberCluster a), status.properties[\"example.com/cost\"].value: value {value:?} is not a quantity (quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'): the scheduling cycle of ClusterResourcePlacement crp aborts on it\n")),
+            "{value}: {stderr}"
+        );
+        // The cycle still aborts, as KubeFleet's does.
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(stdout.contains(&format!("  scheduling cycle aborted: value {value} of property example.com/cost from cluster a is not a valid quantity")), "{stdout}");
+    }
+}

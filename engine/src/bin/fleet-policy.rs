@@ -175,19 +175,27 @@ fn run_diff(a: DiffArgs) -> Result<ExitCode, String> {
     Ok(ExitCode::from(u8::from(!changes.is_empty())))
 }
 
-fn read_sources(files: &[String]) -> Result<Vec<Source>, String> {
-    files
-        .iter()
-        .map(|f| {
-            let text = if f == "-" {
-                std::io::read_to_string(std::io::stdin())
-            } else {
-                std::fs::read_to_string(f)
-            };
-            text.map(|t| Source::new(f.clone(), t))
-                .map_err(|e| format!("cannot read {f}: {e}"))
-        })
-        .collect()
+/// The files as sources, and an error for each file that is not text (UTF-8, or UTF-16 with
+/// a byte order mark): located, and the other files still evaluated. A file that cannot be
+/// read at all is a usage error.
+fn read_sources(files: &[String]) -> Result<(Vec<Source>, Vec<Diagnostic>), String> {
+    use std::io::Read;
+    let mut sources = Vec::new();
+    let mut refused = Vec::new();
+    for f in files {
+        let bytes = if f == "-" {
+            let mut b = Vec::new();
+            std::io::stdin().read_to_end(&mut b).map(|_| b)
+        } else {
+            std::fs::read(f)
+        }
+        .map_err(|e| format!("cannot read {f}: {e}"))?;
+        match fleet_policy::sources::decode(f, bytes) {
+            Ok(s) => sources.push(s),
+            Err(d) => refused.push(d),
+        }
+    }
+    Ok((sources, refused))
 }
 
 /// The keys `--set` takes for one engine's options (`at` has its own flag).
@@ -223,8 +231,11 @@ fn prepare(
     common: &Common,
     extra: &[(&str, Option<&String>)],
 ) -> Result<(Input, serde_json::Value), String> {
-    let sources = read_sources(&common.files)?;
-    let input = Input::parse(&sources);
+    let (sources, refused) = read_sources(&common.files)?;
+    let mut input = Input::parse(&sources);
+    for d in refused {
+        input.diagnose(d);
+    }
     // An example's `# at:` line pins its instant, in the CLI as in the playground.
     let pinned = common.at.is_none().then(|| pinned_at(&sources)).flatten();
     if let Some((file, at)) = &pinned {

@@ -103,10 +103,12 @@ impl fmt::Display for Diagnostic {
         if let Some(item) = self.item {
             write!(f, " item {item}")?;
         }
-        match (&self.kind, &self.name) {
+        // A document without `kind` still names itself by its name.
+        match (self.kind.as_deref().filter(|k| !k.is_empty()), &self.name) {
             (Some(k), Some(n)) => write!(f, " ({} {})", Escaped(k), Escaped(n))?,
             (Some(k), None) => write!(f, " ({})", Escaped(k))?,
-            _ => {}
+            (None, Some(n)) => write!(f, " (name {})", Escaped(n))?,
+            (None, None) => {}
         }
         if !self.path.is_empty() {
             write!(f, ", {}", Escaped(&self.path))?;
