@@ -33,7 +33,7 @@ define wasm_opt
 	cp $$out $(2)
 endef
 
-.PHONY: help setup dist serve test lint test-native test-wasm test-e2e package test-package bench bench-wasm clean
+.PHONY: help setup dist serve test lint test-native test-wasm test-e2e package test-package bench bench-wasm fuzz clean
 
 help:
 	@echo "make serve    build the playground into dist/ and serve it on http://127.0.0.1:$(PORT)"
@@ -42,6 +42,7 @@ help:
 	@echo "make package  build the npm package fleet-policy-<version>.tgz"
 	@echo "make bench    run the native criterion benchmarks"
 	@echo "make bench-wasm  the same benchmarks compiled to wasm, timed under Node"
+	@echo "make fuzz     a bounded libFuzzer campaign over every entry point (FUZZ_SECONDS per target)"
 
 setup:
 	@.ci/setup.sh
@@ -124,6 +125,14 @@ bench:
 	# Without the CLI binary: its link step in the bench profile is flaky next to the cdylib.
 	# The benches are named so criterion's options do not reach the libtest harness of the lib.
 	cargo bench -p fleet-policy --no-default-features --bench placement --bench disruption --bench rollout -- $(BENCH_ARGS)
+
+# A bounded fuzzing campaign (cargo-fuzz + libFuzzer) over reading, each engine and the option
+# readers: prints each target's case count, time and slowest call, and any crash with its
+# minimised input. `make test` runs the short property-based campaign (tests/hostile_props.rs).
+FUZZ_SECONDS ?= 60
+fuzz:
+	@.ci/setup.sh fuzz
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) engine/fuzz/run.sh $(FUZZ_TARGETS)
 
 clean:
 	rm -rf dist target/web-bindgen

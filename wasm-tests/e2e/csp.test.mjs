@@ -1,10 +1,14 @@
-// The playground under its Content-Security-Policy: the header (and nosniff) on what
-// `make serve` serves, the same policy in the page's <meta> tag, no inline script, and a
-// session — first result, an edit, a share link — that the policy never blocks.
+// Hostile input in the playground: the Content-Security-Policy (the header and nosniff on what
+// `make serve` serves, the same policy in the page's <meta> tag, no inline script, a session
+// the policy never blocks), and share links crafted to inject through the "Inputs YAML"
+// export's replay line.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { execFileSync } from 'node:child_process';
+import { deflateRawSync } from 'node:zlib';
 import { start, watchCsp, ROOT } from './browser.mjs';
 import { CSP } from './serve.mjs';
 
@@ -65,5 +69,59 @@ test('the playground works under the policy: nothing is blocked, and an inline s
   for (let i = 0; i < 50 && !refused(); i++) await page.waitForTimeout(20);
   assert.equal(await page.evaluate(() => window.__inlineRan ?? false), false);
   assert.ok(refused(), blocked.join(' | '));
+  await page.close();
+});
+
+/** A share link fragment for `state` (what the playground's share button writes). */
+function shareHash(state) {
+  const version = readFileSync(join(ROOT, 'Cargo.toml'), 'utf8').match(/^version = "([^"]+)"/m)[1];
+  const packed = deflateRawSync(Buffer.from(JSON.stringify(state)), { level: 9 });
+  return `#v=${version}&s=${packed.toString('base64url')}`;
+}
+
+async function openLink(state) {
+  const page = await env.context.newPage();
+  await page.goto(env.base + '/?fresh');
+  await page.evaluate(() => localStorage.clear());
+  await page.goto(env.base + '/?link' + shareHash(state));
+  await page.waitForSelector('.app[data-eval-seq] .cm-editor');
+  return page;
+}
+
+test('a crafted link\'s what-ifs export as a replay line bash runs as one command, creating nothing', async () => {
+  const policy = readFileSync(join(ROOT, 'static', 'examples', 'azure-update-run.yaml'), 'utf8');
+  const whatIf = {
+    fail: ['$(touch pwned1)', '`touch pwned2`'], pending: ['a; touch pwned3 #'], skip: ["it's \"q\" \\"],
+    approve: ["r'; touch pwned4; echo '"],
+  };
+  const page = await openLink({ fleet: '', policy, at: '2026-03-02T08:00:00Z', view: 'rollout', whatIf, example: null });
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-yaml')]);
+  const text = readFileSync(await download.path(), 'utf8');
+  await page.close();
+  const lines = text.split('\n');
+  assert.match(lines[0], /^# Fleet Policy playground inputs/);
+  assert.equal(lines[1], `# Replay: fleet-policy evaluate --at '2026-03-02T08:00:00Z' --set 'fail=["$(touch pwned1)","\`touch pwned2\`"]' --set 'pending=["a; touch pwned3 #"]' --set 'skip=["it'\\''s \\"q\\" \\\\"]' --set 'events=[{"action":"approve","request":"r'\\''; touch pwned4; echo '\\''"}]' THIS_FILE --format json`);
+  // Run it: the CLI stands in as a function printing its arguments, in an empty folder.
+  const dir = mkdtempSync(join(tmpdir(), 'fleet-replay-'));
+  try {
+    const script = `fleet-policy() { printf '%s\\n' "$@"; }\n${lines[1].slice('# Replay: '.length)}\n`;
+    const args = execFileSync('bash', ['-c', script], { cwd: dir, encoding: 'utf8' }).trimEnd().split('\n');
+    assert.deepEqual(readdirSync(dir), [], 'the replay line created files');
+    assert.deepEqual(args.slice(0, 3), ['evaluate', '--at', '2026-03-02T08:00:00Z']);
+    const set = (key) => JSON.parse(args.find((a) => a.startsWith(`${key}=`)).slice(key.length + 1));
+    assert.deepEqual(set('fail'), whatIf.fail);
+    assert.deepEqual(set('pending'), whatIf.pending);
+    assert.deepEqual(set('skip'), whatIf.skip);
+    assert.deepEqual(set('events'), [{ action: 'approve', request: whatIf.approve[0] }]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a link whose what-ifs hold a newline is refused, so it cannot add a document to the export', async () => {
+  const page = await openLink({ fleet: '', policy: 'a: 1\n', at: null, view: 'rollout',
+    whatIf: { fail: ['x\nkind: Injected'] }, example: null });
+  assert.match(await page.textContent('#notice'),
+    /The share link could not be opened: the link's what-ifs are not understood: "x\\nkind: Injected" holds a control character/);
   await page.close();
 });

@@ -93,8 +93,7 @@ fn decode_state(data: &str) -> Result<State, String> {
             .any(|c| c.is_control() || matches!(c, '\u{2028}' | '\u{2029}'))
     }) {
         return Err(format!(
-            "the link's what-ifs are not understood: {:?} holds a control character",
-            bad.escape_debug().to_string()
+            "the link's what-ifs are not understood: {bad:?} holds a control character"
         ));
     }
     Ok(state)
@@ -441,7 +440,7 @@ mod tests {
         assert_eq!(
             decode(&fragment),
             Some(Err(
-                "the link's what-ifs are not understood: \"a\\\\nkind: Injected\" holds a control character".into()
+                "the link's what-ifs are not understood: \"a\\nkind: Injected\" holds a control character".into()
             ))
         );
         state.what_if.fail = vec!["$(touch x) 'quoted'".into()];
