@@ -57,7 +57,7 @@ pub fn render(report: &BudgetReport) -> String {
             let err = b
                 .error
                 .as_ref()
-                .map(|e| format!("  ERROR {}", Escaped(&e.message())))
+                .map(|e| format!("  ERROR {}", Escaped(e.message())))
                 .unwrap_or_default();
             let _ = writeln!(
                 s,
