@@ -44,6 +44,8 @@ pub fn read(path: &Path) -> Result<Source, String> {
 /// of the first byte that is not text, in the document it falls in; the file is not read.
 pub fn decode(name: &str, bytes: Vec<u8>) -> Result<Source, Diagnostic> {
     let utf16 = match bytes.as_slice() {
+        // UTF-32's marks start with these too, but go-yaml does not read UTF-32 either: its NULs
+        // are then refused as control characters.
         [0xff, 0xfe, rest @ ..] => Some((rest, u16::from_le_bytes as fn([u8; 2]) -> u16)),
         [0xfe, 0xff, rest @ ..] => Some((rest, u16::from_be_bytes as fn([u8; 2]) -> u16)),
         _ => None,
@@ -84,6 +86,11 @@ pub fn decode(name: &str, bytes: Vec<u8>) -> Result<Source, Diagnostic> {
         },
     };
     let Some(message) = bad else {
+        // The UTF-8 byte order mark is no text either (an example's `# at:` line follows it).
+        let text = match text.strip_prefix('\u{feff}') {
+            Some(rest) => rest.to_string(),
+            None => text,
+        };
         return Ok(Source::new(name, text));
     };
     // `text` holds what was read before the bad byte: locate it there.

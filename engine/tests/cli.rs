@@ -497,6 +497,18 @@ fn byte_order_marks_utf16_and_utf8_read_as_plain_utf8() {
     let mut bom = vec![0xef, 0xbb, 0xbf];
     bom.extend(plain.as_bytes());
     assert_eq!(run_file("bom.yaml", bom), expected);
+    // After a byte order mark, an example's `# at:` line still pins its instant.
+    let mut pinned = vec![0xef, 0xbb, 0xbf];
+    pinned.extend(b"# at: 2026-03-02T08:00:00Z\n");
+    pinned.extend(plain.as_bytes());
+    let f = temp_file("bom-at.yaml", &pinned);
+    let out = run(&["place", &f.to_string_lossy()]);
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .starts_with("note: evaluating at 2026-03-02T08:00:00Z, the `# at:` line of "),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let mut le = vec![0xff, 0xfe];
     le.extend(plain.encode_utf16().flat_map(u16::to_le_bytes));
     assert_eq!(run_file("utf16le.yaml", le), expected);
