@@ -587,3 +587,38 @@ fn a_property_value_that_is_not_a_quantity_is_an_error_at_the_value() {
         assert!(stdout.contains(&format!("  scheduling cycle aborted: value {value} of property example.com/cost from cluster a is not a valid quantity")), "{stdout}");
     }
 }
+
+#[test]
+fn hostile_names_stay_on_their_line_in_diff_tables_and_markdown() {
+    let old = example("pick-all-by-label.yaml");
+    let new_text = std::fs::read_to_string(&old)
+        .unwrap_or_default()
+        .replace("  name: aks-eastus-prod\n", &format!("  name: {FORGED}\n"));
+    let new = temp_file("diff-new.yaml", new_text.as_bytes());
+    let (old, new) = (old.to_string_lossy(), new.to_string_lossy());
+    for format in ["table", "markdown"] {
+        let out = run(&[
+            "diff",
+            &old,
+            "--against",
+            &new,
+            "--at",
+            "2026-01-01T00:00:00Z",
+            "--format",
+            format,
+        ]);
+        assert_eq!(out.status.code(), Some(1), "{format}: decisions changed");
+        assert_no_forged_lines(&out);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        // Markdown joins lines with a space (a row stays a row); the table escapes them.
+        let shown = if format == "table" {
+            SHOWN.to_string()
+        } else {
+            SHOWN.replace("\\n", " ")
+        };
+        assert!(
+            stdout.contains(&format!("picked: + {shown} (")),
+            "{format}: {stdout}"
+        );
+    }
+}
