@@ -33,7 +33,7 @@ define wasm_opt
 	cp $$out $(2)
 endef
 
-.PHONY: help setup dist serve test lint test-native test-wasm test-e2e package test-package bench bench-wasm oracle clean
+.PHONY: help setup dist serve test lint test-native test-wasm test-e2e package test-package bench bench-wasm bench-input oracle fuzz clean
 
 help:
 	@echo "make serve    build the playground into dist/ and serve it on http://127.0.0.1:$(PORT)"
@@ -44,6 +44,7 @@ help:
 	@echo "make bench-wasm  the same benchmarks compiled to wasm, timed under Node"
 	@echo "make bench-input  reading realistic kubectl dumps (10k clusters, YAML and JSON): CLI and npm package"
 	@echo "make oracle   compare the engine with the real Go libraries on ORACLE_CASES inputs (default 2,000,000)"
+	@echo "make fuzz     a bounded libFuzzer campaign over every entry point (FUZZ_SECONDS per target)"
 
 setup:
 	@.ci/setup.sh
@@ -147,6 +148,14 @@ bench-input: package
 ORACLE_CASES ?= 2000000
 oracle: setup
 	@ORACLE_CASES=$(ORACLE_CASES) cargo test -q -p fleet-policy --test go_oracle
+
+# A bounded fuzzing campaign (cargo-fuzz + libFuzzer) over reading, each engine and the option
+# readers: prints each target's case count, time and slowest call, and any crash with its
+# minimised input. `make test` runs the short property-based campaign (tests/hostile_props.rs).
+FUZZ_SECONDS ?= 60
+fuzz:
+	@.ci/setup.sh fuzz
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) engine/fuzz/run.sh $(FUZZ_TARGETS)
 
 clean:
 	rm -rf dist target/web-bindgen

@@ -145,4 +145,9 @@ if [ ! -f "$stamp" ] || ! cmp -s package-lock.json "$stamp"; then
   npm ci --no-audit --no-fund --loglevel=error
   cp package-lock.json "$stamp"
 fi
+# 6. cargo-fuzz, for `make fuzz` only (`.ci/setup.sh fuzz`): `make test` does not need it.
+if [ "${1:-}" = fuzz ] && ! cargo fuzz --version >/dev/null 2>&1; then
+  log "installing cargo-fuzz (a few minutes, once)"
+  cargo install -q cargo-fuzz --locked
+fi
 log "ready"

@@ -575,7 +575,12 @@ pub fn render_table(changes: &[Change]) -> String {
     }
     let rows: Vec<(String, String)> = changes
         .iter()
-        .map(|c| (c.subject.text(), c.what.text()))
+        .map(|c| {
+            (
+                crate::text::escape_controls(&c.subject.text()).into_owned(),
+                crate::text::escape_controls(&c.what.text()).into_owned(),
+            )
+        })
         .collect();
     let width = rows
         .iter()
@@ -606,11 +611,13 @@ fn summary(changes: &[Change]) -> String {
     )
 }
 
-/// A Markdown table cell: pipes escaped, lines joined.
+/// A Markdown table cell: pipes escaped, lines joined, other control characters escaped.
 fn cell(text: &str) -> String {
-    text.replace('\\', "\\\\")
+    let joined = text
+        .replace('\\', "\\\\")
         .replace('|', "\\|")
-        .replace(['\n', '\r'], " ")
+        .replace(['\n', '\r'], " ");
+    crate::text::escape_controls(&joined).into_owned()
 }
 
 /// The changes as Markdown for a pull-request comment.

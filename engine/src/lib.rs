@@ -41,6 +41,7 @@ pub mod selectors;
 pub mod sorted_map;
 pub mod sources;
 pub mod testing;
+pub mod text;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;
 

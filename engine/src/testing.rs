@@ -11,6 +11,7 @@ use crate::input::from_node::{self, FromNode};
 use crate::input::{Diagnostic, Document, FieldPath, Input, Node};
 use crate::model::ObjectMeta;
 use crate::report::{EvaluateOptions, EvaluateReport};
+use crate::text::Escaped;
 use crate::AT_SNAPSHOT;
 use chrono::{DateTime, SecondsFormat, Utc};
 use fleet_policy_derive::FromNode;
@@ -694,9 +695,13 @@ pub fn render_summary(outcomes: &[Outcome]) -> String {
         } else {
             "FAIL"
         };
-        out.push_str(&format!("{mark} {}: {}\n", o.test, o.expectation));
+        out.push_str(&format!(
+            "{mark} {}: {}\n",
+            Escaped(&o.test),
+            Escaped(&o.expectation)
+        ));
         for f in &o.failures {
-            out.push_str(&format!("       {f}\n"));
+            out.push_str(&format!("       {}\n", Escaped(f)));
         }
     }
     let failed = outcomes.iter().filter(|o| !o.failures.is_empty()).count();

@@ -305,3 +305,320 @@ fn an_examples_at_line_is_its_instant_and_long_names_keep_columns_aligned() {
         "{text}"
     );
 }
+
+/// Runs the CLI with `text` on standard input (the file argument `-`).
+fn run_stdin(args: &[&str], text: &str) -> Output {
+    use std::io::Write;
+    let mut child = match bin()
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+    {
+        Ok(c) => c,
+        Err(e) => panic!("cannot run fleet-policy: {e}"),
+    };
+    if let Some(mut stdin) = child.stdin.take() {
+        let _ = stdin.write_all(text.as_bytes());
+    }
+    match child.wait_with_output() {
+        Ok(o) => o,
+        Err(e) => panic!("fleet-policy did not finish: {e}"),
+    }
+}
+
+/// A name as a hostile input writes it: a newline starting a forged diagnostic and a GitHub
+/// annotation, and terminal escapes (colour, window title, bell).
+const FORGED: &str = r#""x\nerror: forged\n::error file=a.yaml::forged\e[31m\e]0;title\a""#;
+/// The same name as text output shows it: on its own line, every control character escaped.
+const SHOWN: &str = r"x\nerror: forged\n::error file=a.yaml::forged\u{1b}[31m\u{1b}]0;title\u{7}";
+
+/// Neither stream holds a control character other than line ends, and every line is one the
+/// CLI wrote (no forged `error:` line, no `::` annotation).
+fn assert_no_forged_lines(out: &Output) {
+    for (stream, bytes) in [("stdout", &out.stdout), ("stderr", &out.stderr)] {
+        let text = String::from_utf8_lossy(bytes);
+        assert!(
+            !text.chars().any(|c| c.is_control() && c != '\n'),
+            "{stream}: {text:?}"
+        );
+        for line in text.lines() {
+            assert!(
+                !line.starts_with("::") && !line.starts_with("error: forged"),
+                "{stream}: {line:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn hostile_names_stay_on_their_line_in_diagnostics_and_placement_tables() {
+    let text = format!(
+        "apiVersion: cluster.kubernetes-fleet.io/v1\nkind: MemberCluster\nmetadata: {{name: {FORGED}}}\nspec: {{unknownField: 1}}\n---\napiVersion: placement.kubernetes-fleet.io/v1\nkind: ClusterResourcePlacement\nmetadata: {{name: {FORGED}}}\nspec:\n  resourceSelectors: [{{group: \"\", kind: Namespace, version: v1, name: a}}]\n  policy: {{placementType: PickFixed, clusterNames: [{FORGED}]}}\n"
+    );
+    let out = run_stdin(
+        &[
+            "place",
+            "-",
+            "--at",
+            "2026-01-01T00:00:00Z",
+            "--format",
+            "table",
+        ],
+        &text,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert_no_forged_lines(&out);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.starts_with(&format!(
+            "ClusterResourcePlacement {SHOWN} (PickFixed, rejected)"
+        )),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains(&format!("\n  {SHOWN}  picked ")),
+        "{stdout}"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "note: 1 MemberCluster(s) have no status (written by hand): treated as joined and healthy".to_string(),
+            format!("error: -:4:8: document 1 (MemberCluster {SHOWN}), spec.unknownField: unknown field `unknownField`, expected one of `identity`, `heartbeatPeriodSeconds`, `taints`"),
+            format!("error: -:11:53: document 2 (ClusterResourcePlacement {SHOWN}), spec.policy.clusterNames[0]: cluster name \"x\\nerror: forged\\n::error file=a.yaml::forged\\u{{1b}}[31m\\u{{1b}}]0;title\\u{{7}}\" is not a valid DNS-1123 subdomain of at most 63 characters"),
+        ]
+    );
+    // JSON keeps the name as it is (serde escapes it).
+    let out = run_stdin(&["validate", "-", "--at", "2026-01-01T00:00:00Z"], &text);
+    assert_no_forged_lines(&out);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    assert_eq!(
+        v["errors"][0]["name"],
+        "x\nerror: forged\n::error file=a.yaml::forged\u{1b}[31m\u{1b}]0;title\u{7}"
+    );
+}
+
+#[test]
+fn hostile_stage_and_node_pool_names_stay_on_their_line_in_rollout_and_budget_tables() {
+    let run_text = std::fs::read_to_string(example("kubefleet-staged-run.yaml"))
+        .unwrap_or_default()
+        .replace("{name: staging-1,", &format!("{{name: {FORGED},"))
+        .replace("{name: web-app-run}", &format!("{{name: {FORGED}}}"));
+    let out = run_stdin(&["rollout", "-", "--format", "table"], &run_text);
+    assert_no_forged_lines(&out);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.starts_with(&format!("ClusterStagedUpdateRun {SHOWN} — ")),
+        "{stdout}"
+    );
+    assert!(
+        stdout
+            .lines()
+            .any(|l| l.starts_with("  staging     staging     ")
+                && l.contains(&format!("{SHOWN}  "))
+                && l.ends_with("Completed   2026-03-02 08:00  2026-03-02 08:02")),
+        "{stdout}"
+    );
+
+    let pool_text = std::fs::read_to_string(example("budget-candidates.yaml"))
+        .unwrap_or_default()
+        .replace("  name: general\n", &format!("  name: {FORGED}\n"));
+    let out = run_stdin(&["budgets", "-", "--format", "table"], &pool_text);
+    assert_no_forged_lines(&out);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains(&format!("\nNodePool {SHOWN}\n")),
+        "{stdout}"
+    );
+}
+
+/// Writes `bytes` to a file of this test run's temporary folder.
+fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("fleet-policy-cli-enc-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    let file = dir.join(name);
+    if let Err(e) = std::fs::write(&file, bytes) {
+        panic!("cannot write {}: {e}", file.display());
+    }
+    file
+}
+
+const CLUSTER: &str =
+    "apiVersion: cluster.kubernetes-fleet.io/v1\nkind: MemberCluster\nmetadata: {name: a}\n";
+
+#[test]
+fn a_file_that_is_not_utf8_is_an_error_at_its_byte_and_the_other_files_are_evaluated() {
+    let mut bytes = format!("{CLUSTER}---\napiVersion: cluster.kubernetes-fleet.io/v1\nkind: MemberCluster\nmetadata: {{name: \"b").into_bytes();
+    bytes.push(0xff);
+    bytes.extend(b"\"}\n");
+    let bad = temp_file("not-utf8.yaml", &bytes);
+    let good = example("pickfixed.yaml");
+    let (bad, good) = (bad.to_string_lossy(), good.to_string_lossy());
+    let out = run(&["place", &bad, &good, "--at", "2026-01-01T00:00:00Z"]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "an input error, not a usage error"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!("error: {bad}:7:20: document 2: not UTF-8: byte 0xFF is not part of a character (YAML is read as UTF-8, or UTF-16 with a byte order mark); the file is not read\n")),
+        "{stderr}"
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    assert_eq!(v["placements"][0]["picked"][0]["cluster"], "member-c");
+}
+
+#[test]
+fn byte_order_marks_utf16_and_utf8_read_as_plain_utf8() {
+    let plain = std::fs::read_to_string(example("pickfixed.yaml")).unwrap_or_default();
+    let run_file = |name: &str, bytes: Vec<u8>| {
+        let f = temp_file(name, &bytes);
+        let out = run(&[
+            "place",
+            &f.to_string_lossy(),
+            "--at",
+            "2026-01-01T00:00:00Z",
+        ]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+        v["placements"][0]["picked"].clone()
+    };
+    let expected = run_file("plain.yaml", plain.clone().into_bytes());
+    assert_eq!(expected[1]["cluster"], "member-a");
+    let mut bom = vec![0xef, 0xbb, 0xbf];
+    bom.extend(plain.as_bytes());
+    assert_eq!(run_file("bom.yaml", bom), expected);
+    // After a byte order mark, an example's `# at:` line still pins its instant.
+    let mut pinned = vec![0xef, 0xbb, 0xbf];
+    pinned.extend(b"# at: 2026-03-02T08:00:00Z\n");
+    pinned.extend(plain.as_bytes());
+    let f = temp_file("bom-at.yaml", &pinned);
+    let out = run(&["place", &f.to_string_lossy()]);
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .starts_with("note: evaluating at 2026-03-02T08:00:00Z, the `# at:` line of "),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut le = vec![0xff, 0xfe];
+    le.extend(plain.encode_utf16().flat_map(u16::to_le_bytes));
+    assert_eq!(run_file("utf16le.yaml", le), expected);
+    let mut be = vec![0xfe, 0xff];
+    be.extend(plain.encode_utf16().flat_map(u16::to_be_bytes));
+    assert_eq!(run_file("utf16be.yaml", be), expected);
+}
+
+#[test]
+fn what_go_yaml_refuses_is_an_error_and_errors_name_kind_name_and_field() {
+    let cases: [(&str, String, &str); 6] = [
+        (
+            "a NUL",
+            CLUSTER.replace("{name: a}", "{name: \"a\0b\"}"),
+            "error: -:3:20: document 1: control character U+0000 is not allowed in YAML (the document is not read)",
+        ),
+        (
+            "an escape character",
+            CLUSTER.replace("{name: a}", "{name: \"a\u{1b}[2J\"}"),
+            "error: -:3:20: document 1: control character U+001B is not allowed in YAML (the document is not read)",
+        ),
+        (
+            "%YAML 9.9",
+            format!("%YAML 9.9\n---\n{CLUSTER}"),
+            "error: -:1:1: document 1: %YAML 9.9: only YAML 1.x is read (as by go-yaml)",
+        ),
+        (
+            "a duplicate key",
+            CLUSTER.replace("{name: a}", "\n  name: a\n  labels: {x: \"1\", x: \"2\"}"),
+            "error: -:5:20: document 1 (MemberCluster a), metadata.labels.x: duplicate key \"x\" in a mapping",
+        ),
+        (
+            "a syntax error",
+            CLUSTER.replace("{name: a}", "{name: a, labels: [}"),
+            "error: -:3:30: document 1 (MemberCluster): invalid YAML: while parsing a node, did not find expected node content",
+        ),
+        (
+            "a missing kind",
+            CLUSTER.replace("kind: MemberCluster\n", ""),
+            "error: -:1:1: document 1 (name a): missing required field \"kind\"",
+        ),
+    ];
+    for (what, text, expected) in cases {
+        let out = run_stdin(&["validate", "-", "--format", "table"], &text);
+        assert_eq!(out.status.code(), Some(1), "{what}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(stderr.lines().collect::<Vec<_>>(), [expected], "{what}");
+    }
+}
+
+#[test]
+fn a_property_value_that_is_not_a_quantity_is_an_error_at_the_value() {
+    for value in ["NaN", "1 Gi", "0x10"] {
+        let text = format!(
+            "apiVersion: cluster.kubernetes-fleet.io/v1\nkind: MemberCluster\nmetadata: {{name: a}}\nstatus:\n  properties:\n    example.com/cost: {{value: \"{value}\"}}\n---\napiVersion: placement.kubernetes-fleet.io/v1\nkind: ClusterResourcePlacement\nmetadata: {{name: crp}}\nspec:\n  resourceSelectors: [{{group: \"\", kind: Namespace, version: v1, name: a}}]\n  policy:\n    placementType: PickN\n    numberOfClusters: 1\n    affinity:\n      clusterAffinity:\n        preferredDuringSchedulingIgnoredDuringExecution:\n          - weight: 10\n            preference:\n              propertySorter: {{name: example.com/cost, sortOrder: Ascending}}\n"
+        );
+        let out = run_stdin(
+            &[
+                "place",
+                "-",
+                "--at",
+                "2026-01-01T00:00:00Z",
+                "--format",
+                "table",
+            ],
+            &text,
+        );
+        assert_eq!(out.status.code(), Some(1), "{value}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains(&format!("error: -:6:31: document 1 (MemberCluster a), status.properties[\"example.com/cost\"].value: value {value:?} is not a quantity (quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'): the scheduling cycle of ClusterResourcePlacement crp aborts on it\n")),
+            "{value}: {stderr}"
+        );
+        // The cycle still aborts, as KubeFleet's does.
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(stdout.contains(&format!("  scheduling cycle aborted: value {value} of property example.com/cost from cluster a is not a valid quantity")), "{stdout}");
+    }
+}
+
+#[test]
+fn hostile_names_stay_on_their_line_in_diff_tables_and_markdown() {
+    let old = example("pick-all-by-label.yaml");
+    let new_text = std::fs::read_to_string(&old)
+        .unwrap_or_default()
+        .replace("  name: aks-eastus-prod\n", &format!("  name: {FORGED}\n"));
+    let new = temp_file("diff-new.yaml", new_text.as_bytes());
+    let (old, new) = (old.to_string_lossy(), new.to_string_lossy());
+    for format in ["table", "markdown"] {
+        let out = run(&[
+            "diff",
+            &old,
+            "--against",
+            &new,
+            "--at",
+            "2026-01-01T00:00:00Z",
+            "--format",
+            format,
+        ]);
+        assert_eq!(out.status.code(), Some(1), "{format}: decisions changed");
+        assert_no_forged_lines(&out);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        // Markdown joins lines with a space (a row stays a row); the table escapes them.
+        let shown = if format == "table" {
+            SHOWN.to_string()
+        } else {
+            SHOWN.replace("\\n", " ")
+        };
+        assert!(
+            stdout.contains(&format!("picked: + {shown} (")),
+            "{format}: {stdout}"
+        );
+    }
+}

@@ -143,6 +143,28 @@ footer { display: flex; justify-content: flex-end; padding: .35rem .75rem; borde
 a { color: var(--fpe-accent); }
 `;
 
+
+/**
+ * The playground the "Open in playground" link leads to: the `playground` attribute resolved
+ * against the page, when it is an http(s) URL or a relative one (on a page opened from a file,
+ * a relative URL is a file: URL); else the site root next to embed/. A `javascript:` or `data:`
+ * URL in a link runs script when clicked, so page authors pasting an attribute cannot be led
+ * into one.
+ */
+export function playgroundUrl(attribute, pageBase = document.baseURI) {
+  const fallback = new URL('../', import.meta.url);
+  if (!attribute) return fallback;
+  let url;
+  try {
+    url = new URL(attribute, pageBase);
+  } catch {
+    return fallback;
+  }
+  const page = new URL(pageBase).protocol;
+  const allowed = url.protocol === 'http:' || url.protocol === 'https:' || (url.protocol === 'file:' && page === 'file:');
+  return allowed ? url : fallback;
+}
+
 class FleetPolicyExample extends HTMLElement {
   static observedAttributes = ['view', 'at', 'src', 'editable'];
 
@@ -253,7 +275,7 @@ class FleetPolicyExample extends HTMLElement {
   }
 
   _updateLink() {
-    const base = new URL(this.getAttribute('playground') || '../', this.getAttribute('playground') ? document.baseURI : import.meta.url);
+    const base = playgroundUrl(this.getAttribute('playground'));
     base.hash = encodeState({ yaml: this.yaml, view: this.view, at: this.at, version: this._engine?.version() });
     this._link.href = base.href;
   }

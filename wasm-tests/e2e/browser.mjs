@@ -30,3 +30,16 @@ export async function start(dir = join(ROOT, 'dist')) {
     async close() { await context.close(); server.close(); },
   };
 }
+
+/**
+ * Collects what the page's Content-Security-Policy blocks: Chromium's console reports ("Refused
+ * to …", in every frame, worker and shadow root) and the document's securitypolicyviolation
+ * events. Call before the page loads; the returned array fills as the page runs.
+ */
+export async function watchCsp(page) {
+  const seen = [];
+  page.on('console', (m) => { if (/Content[ -]Security[ -]Policy/i.test(m.text())) seen.push(m.text()); });
+  await page.addInitScript(() => document.addEventListener('securitypolicyviolation',
+    (e) => console.warn(`Content-Security-Policy violation: ${e.violatedDirective} ${e.blockedURI}`)));
+  return seen;
+}

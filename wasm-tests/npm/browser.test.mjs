@@ -10,7 +10,8 @@ import { cpSync, mkdirSync, rmSync, writeFileSync, readFileSync, existsSync } fr
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { installed, ROOT } from './consumer.mjs';
-import { start, SCREENSHOTS } from '../e2e/browser.mjs';
+import { start, watchCsp, SCREENSHOTS } from '../e2e/browser.mjs';
+import { CSP } from '../e2e/serve.mjs';
 
 const consumer = installed();
 const PKG = join(consumer, 'node_modules', 'fleet-policy');
@@ -274,5 +275,49 @@ test('"Open in playground" carries the YAML, view, time and engine version; the 
     if (id === 'ex-and') console.log(`# chromium (separate .wasm, streamed): init() ${again.init.toFixed(1)} ms, first place() ${again.first.toFixed(1)} ms`);
     await landed.close();
   }
+  await page.close();
+});
+
+test('docs-demo.html runs under its Content-Security-Policy: header, meta tag, nothing blocked', async () => {
+  const res = await fetch(`${site.base}/docs-demo.html`);
+  assert.equal(res.headers.get('content-security-policy'), CSP);
+  assert.equal(res.headers.get('x-content-type-options'), 'nosniff');
+  assert.ok((await res.text()).includes(`<meta http-equiv="Content-Security-Policy" content="${CSP}">`));
+  const page = await site.context.newPage();
+  const blocked = await watchCsp(page);
+  await page.goto(`${site.base}/docs-demo.html`);
+  // The engine (wasm, one shared instance), the shadow-root styles and an src= fetch all run.
+  assert.deepEqual((await rendered(page, 'ex-and')).picked, [['east-critical', 'affinity 0 · spread 0']]);
+  assert.deepEqual((await rendered(page, 'ex-or')).filtered, ['east-critical']);
+  assert.deepEqual(blocked, []);
+  await page.close();
+});
+
+test('the playground attribute is followed only when it is an http(s) or relative URL', async () => {
+  const page = await site.context.newPage();
+  await page.goto(`${site.base}/docs-demo.html`);
+  const hrefs = await page.evaluate(async () => {
+    const { playgroundUrl } = await import('/embed/fleet-policy-example.js');
+    return ['javascript:alert(1)', ' JaVaScRiPt:alert(1)', '\tjava\nscript:alert(1)', 'data:text/html,<script>alert(1)</script>',
+      'vbscript:msgbox(1)', 'blob:https://example.org/x', 'file:///etc/passwd', 'http://[bad', '', null,
+      'https://example.org/pg/', 'http://example.org/', '//example.org/x', '/other/', 'pg/?a=1#b']
+      .map((a) => playgroundUrl(a).href);
+  });
+  const home = `${site.base}/`;
+  assert.deepEqual(hrefs, [home, home, home, home, home, home, home, home, home, home,
+    'https://example.org/pg/', 'http://example.org/', 'http://example.org/x', `${site.base}/other/`, `${site.base}/pg/?a=1#b`]);
+  // On the element: its "Open in playground" link never becomes a javascript: URL.
+  await page.evaluate(() => {
+    const el = document.createElement('fleet-policy-example');
+    el.id = 'hostile-link';
+    el.setAttribute('playground', 'javascript:alert(document.domain)');
+    el.setAttribute('at', '2026-03-04T12:00:00Z');
+    el.textContent = 'apiVersion: cluster.kubernetes-fleet.io/v1\nkind: MemberCluster\nmetadata: {name: a}\n';
+    document.body.prepend(el);
+  });
+  await page.locator('#hostile-link').scrollIntoViewIfNeeded();
+  const link = await (await page.waitForFunction(() => document.querySelector('#hostile-link')
+    .shadowRoot?.querySelector('a[part="playground-link"]')?.getAttribute('href'), null, { timeout: 30000 })).jsonValue();
+  assert.ok(link.startsWith(`${home}#yaml=`), link);
   await page.close();
 });

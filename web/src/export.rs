@@ -18,29 +18,17 @@ pub fn result_json(state: &State, eval: &Evaluation) -> String {
 }
 
 /// The inputs as one multi-document YAML file, with the command that replays it.
+/// The replay line is printable ASCII (see [`crate::share::replay_command`]): what-ifs from a
+/// crafted link can neither end the comment nor run anything in the shell it is pasted into.
 pub fn inputs_yaml(state: &State, eval: &Evaluation) -> String {
-    let at = eval.at.to_rfc3339_opts(SecondsFormat::Secs, true);
-    let mut sets = String::new();
-    let w = &state.what_if;
-    for (k, l) in [
-        ("fail", &w.fail),
-        ("pending", &w.pending),
-        ("skip", &w.skip),
-    ] {
-        if !l.is_empty() {
-            sets.push_str(&format!(" --set {k}={}", l.join(",")));
-        }
-    }
-    let opts = crate::evaluation::options_json(state, eval.at);
-    if let Some(events) = opts
-        .get("events")
-        .filter(|e| e.as_array().is_some_and(|a| !a.is_empty()))
-    {
-        sets.push_str(&format!(" --set 'events={events}'"));
-    }
+    let at = eval.at;
     let mut out = format!(
-        "# Fleet Policy playground inputs (engine {}).\n# Replay: fleet-policy evaluate --at {at}{sets} THIS_FILE --format json\n",
-        fleet_policy::VERSION
+        "# Fleet Policy playground inputs (engine {}).\n# Replay: {}\n",
+        fleet_policy::VERSION,
+        crate::share::replay_command(
+            &at.to_rfc3339_opts(SecondsFormat::Secs, true),
+            &crate::evaluation::options_json(state, at)
+        )
     );
     out.push_str(state.fleet.trim_end());
     out.push_str("\n---\n");

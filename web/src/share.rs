@@ -80,7 +80,26 @@ fn decode_state(data: &str) -> Result<State, String> {
         .map_err(|e| format!("the link is damaged (base64: {e})"))?;
     let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, MAX_STATE_BYTES)
         .map_err(|e| format!("the link is damaged (deflate: {e:?})"))?;
-    serde_json::from_slice(&json).map_err(|e| format!("the link's state is not understood: {e}"))
+    let state: State = serde_json::from_slice(&json)
+        .map_err(|e| format!("the link's state is not understood: {e}"))?;
+    // Names come from the YAML, and no Kubernetes name holds a control character: a link
+    // whose what-ifs do was crafted (to smuggle lines into an export, say).
+    let w = &state.what_if;
+    let names = w
+        .fail
+        .iter()
+        .chain(&w.pending)
+        .chain(&w.skip)
+        .chain(&w.approve);
+    if let Some(bad) = names.chain(&w.observe).find(|n| {
+        n.chars()
+            .any(|c| c.is_control() || matches!(c, '\u{2028}' | '\u{2029}'))
+    }) {
+        return Err(format!(
+            "the link's what-ifs are not understood: {bad:?} holds a control character"
+        ));
+    }
+    Ok(state)
 }
 
 /// Kinds that describe the fleet as it is (observed objects): the Fleet editor holds them, so
@@ -261,6 +280,50 @@ pub fn url(state: &State) -> String {
     format!("{base}#{}", encode(state))
 }
 
+/// The CLI command that replays a playground state evaluated at `at` with the engine
+/// `options` (its what-ifs): one line of printable ASCII, every value one POSIX shell word.
+/// The what-ifs come from share links anyone can craft, so a value must neither run anything
+/// in the shell the line is pasted into nor end the YAML comment the export writes it in.
+pub fn replay_command(at: &str, options: &serde_json::Value) -> String {
+    let mut line = format!("fleet-policy evaluate --at {}", shell_word(at));
+    for key in ["fail", "pending", "skip", "events"] {
+        if let Some(v) = options
+            .get(key)
+            .filter(|v| v.as_array().is_some_and(|a| !a.is_empty()))
+        {
+            line.push_str(" --set ");
+            line.push_str(&shell_word(&format!("{key}={}", ascii_json(v))));
+        }
+    }
+    line.push_str(" THIS_FILE --format json");
+    line
+}
+
+/// `value` as JSON in printable ASCII: everything else (control characters, DEL, line
+/// separators such as U+0085 and U+2028 that YAML readers take as line breaks, and any other
+/// non-ASCII character) as `\uXXXX`, which only occurs inside JSON strings.
+fn ascii_json(value: &serde_json::Value) -> String {
+    let json = serde_json::to_string(value).unwrap_or_default();
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        if matches!(c, ' '..='~') {
+            out.push(c);
+        } else {
+            let mut units = [0u16; 2];
+            for u in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{u:04x}"));
+            }
+        }
+    }
+    out
+}
+
+/// One word for a POSIX shell: single-quoted (nothing inside is special), each `'` written as
+/// `'\''` (close, escaped quote, reopen).
+fn shell_word(text: &str) -> String {
+    format!("'{}'", text.replace('\'', "'\\''"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -365,5 +428,94 @@ mod tests {
     fn form_values_are_unescaped() {
         assert_eq!(form_decode("a+b%20c%3A%zz%4"), "a b c:%zz%4");
         assert_eq!(form_decode("%C3%A9"), "é");
+    }
+    /// What-ifs as a crafted share link may set them, in the engine options the playground
+    /// makes of them (`evaluation::options_json`).
+    fn hostile_options() -> serde_json::Value {
+        serde_json::json!({
+            "at": "2026-03-02T08:00:00Z",
+            "fail": ["$(touch pwned1)", "`touch pwned2`", "a; touch pwned3", "it's \"quoted\" \\"],
+            "pending": ["x\nkind: Injected\n---", "nel\u{85}kind: X"],
+            "skip": ["é ✓\u{2028}\u{7f}"],
+            "events": [{"action": "approve", "request": "r'; touch pwned4; echo '"}],
+        })
+    }
+
+    #[test]
+    fn the_replay_command_is_one_line_of_printable_ascii() {
+        let line = replay_command("2026-03-02T08:00:00Z", &hostile_options());
+        assert!(line.chars().all(|c| matches!(c, ' '..='~')), "{line}");
+        assert_eq!(
+            line,
+            r#"fleet-policy evaluate --at '2026-03-02T08:00:00Z' --set 'fail=["$(touch pwned1)","`touch pwned2`","a; touch pwned3","it'\''s \"quoted\" \\"]' --set 'pending=["x\nkind: Injected\n---","nel\u0085kind: X"]' --set 'skip=["\u00e9 \u2713\u2028\u007f"]' --set 'events=[{"action":"approve","request":"r'\''; touch pwned4; echo '\''"}]' THIS_FILE --format json"#
+        );
+        assert_eq!(
+            replay_command(
+                "2026-03-02T08:00:00Z",
+                &serde_json::json!({"fail": [], "events": []})
+            ),
+            "fleet-policy evaluate --at '2026-03-02T08:00:00Z' THIS_FILE --format json"
+        );
+    }
+
+    #[test]
+    fn bash_runs_the_replay_command_as_one_command_with_every_value_intact() {
+        let options = hostile_options();
+        let line = replay_command("2026-03-02T08:00:00Z", &options);
+        let dir = std::env::temp_dir().join(format!("fleet-replay-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        if let Err(e) = std::fs::create_dir_all(&dir) {
+            panic!("cannot create {}: {e}", dir.display());
+        }
+        // The CLI stands in as a function printing its arguments, one per line.
+        let script = format!("fleet-policy() {{ printf '%s\\n' \"$@\"; }}\n{line}\n");
+        let out = match std::process::Command::new("bash")
+            .arg("-c")
+            .arg(&script)
+            .current_dir(&dir)
+            .output()
+        {
+            Ok(o) => o,
+            Err(e) => panic!("cannot run bash: {e}"),
+        };
+        let created: Vec<_> = std::fs::read_dir(&dir)
+            .map(|d| d.filter_map(Result::ok).map(|e| e.file_name()).collect())
+            .unwrap_or_default();
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(created.is_empty(), "the replay command created {created:?}");
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let args: Vec<&str> = stdout.lines().collect();
+        assert_eq!(args.len(), 3 + 4 * 2 + 3, "{args:?}");
+        assert_eq!(args[..3], ["evaluate", "--at", "2026-03-02T08:00:00Z"]);
+        assert_eq!(args[11..], ["THIS_FILE", "--format", "json"]);
+        // Each --set reads back (as the CLI reads a value: JSON) to exactly the option.
+        for (i, key) in ["fail", "pending", "skip", "events"].iter().enumerate() {
+            assert_eq!(args[3 + 2 * i], "--set");
+            let Some(value) = args[4 + 2 * i].strip_prefix(&format!("{key}=")) else {
+                panic!("--set {key} expected: {args:?}");
+            };
+            let value: serde_json::Value = serde_json::from_str(value).unwrap_or_default();
+            assert_eq!(value, options[key], "{key}");
+        }
+    }
+
+    #[test]
+    fn share_links_whose_what_ifs_hold_control_characters_are_refused() {
+        let mut state = State::default();
+        state.what_if.fail = vec!["a\nkind: Injected".into()];
+        let fragment = encode(&state);
+        assert_eq!(
+            decode(&fragment),
+            Some(Err(
+                "the link's what-ifs are not understood: \"a\\nkind: Injected\" holds a control character".into()
+            ))
+        );
+        state.what_if.fail = vec!["$(touch x) 'quoted'".into()];
+        assert!(matches!(decode(&encode(&state)), Some(Ok(d)) if d.state == state));
     }
 }

@@ -5,6 +5,7 @@
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use fleet_policy::report::{options_from_value, to_json, to_yaml, EvaluateOptions};
+use fleet_policy::text::Escaped;
 use fleet_policy::{disruption, placement, rollout, Diagnostic, Input, Source};
 use serde::Serialize;
 use std::io::Write;
@@ -114,7 +115,7 @@ struct DiffArgs {
 fn run_test(a: TestArgs) -> Result<ExitCode, String> {
     let fail = |errors: Vec<String>| {
         for e in errors {
-            eprintln!("{e}");
+            eprintln!("{}", Escaped(&e));
         }
         Ok(ExitCode::from(2))
     };
@@ -174,19 +175,27 @@ fn run_diff(a: DiffArgs) -> Result<ExitCode, String> {
     Ok(ExitCode::from(u8::from(!changes.is_empty())))
 }
 
-fn read_sources(files: &[String]) -> Result<Vec<Source>, String> {
-    files
-        .iter()
-        .map(|f| {
-            let text = if f == "-" {
-                std::io::read_to_string(std::io::stdin())
-            } else {
-                std::fs::read_to_string(f)
-            };
-            text.map(|t| Source::new(f.clone(), t))
-                .map_err(|e| format!("cannot read {f}: {e}"))
-        })
-        .collect()
+/// The files as sources, and an error for each file that is not text (UTF-8, or UTF-16 with
+/// a byte order mark): located, and the other files still evaluated. A file that cannot be
+/// read at all is a usage error.
+fn read_sources(files: &[String]) -> Result<(Vec<Source>, Vec<Diagnostic>), String> {
+    use std::io::Read;
+    let mut sources = Vec::new();
+    let mut refused = Vec::new();
+    for f in files {
+        let bytes = if f == "-" {
+            let mut b = Vec::new();
+            std::io::stdin().read_to_end(&mut b).map(|_| b)
+        } else {
+            std::fs::read(f)
+        }
+        .map_err(|e| format!("cannot read {f}: {e}"))?;
+        match fleet_policy::sources::decode(f, bytes) {
+            Ok(s) => sources.push(s),
+            Err(d) => refused.push(d),
+        }
+    }
+    Ok((sources, refused))
 }
 
 /// The keys `--set` takes for one engine's options (`at` has its own flag).
@@ -222,14 +231,22 @@ fn prepare(
     common: &Common,
     extra: &[(&str, Option<&String>)],
 ) -> Result<(&'static Input, serde_json::Value), String> {
-    let sources = read_sources(&common.files)?;
+    let (sources, refused) = read_sources(&common.files)?;
+    let mut input = Input::parse(&sources);
+    for d in refused {
+        input.diagnose(d);
+    }
     // The process ends right after the command: freeing the tree (millions of nodes for a
     // large dump, a tenth of the whole run) would only cost time.
-    let input: &'static Input = Box::leak(Box::new(Input::parse(&sources)));
+    let input: &'static Input = Box::leak(Box::new(input));
     // An example's `# at:` line pins its instant, in the CLI as in the playground.
     let pinned = common.at.is_none().then(|| pinned_at(&sources)).flatten();
     if let Some((file, at)) = &pinned {
-        eprintln!("note: evaluating at {at}, the `# at:` line of {file} (--at overrides it)");
+        eprintln!(
+            "note: evaluating at {}, the `# at:` line of {} (--at overrides it)",
+            Escaped(at),
+            Escaped(file)
+        );
     }
     let at_arg = common.at.clone().or(pinned.map(|(_, at)| at));
     let at = match at_arg.as_deref() {
@@ -296,7 +313,7 @@ fn emit<T: Serialize>(
     }
     let mut err = std::io::BufWriter::new(std::io::stderr().lock());
     for n in notices {
-        let _ = writeln!(err, "note: {}", n.message);
+        let _ = writeln!(err, "note: {}", Escaped(&n.message));
     }
     // The engine lists at most 1,000 of each and counts the rest in a last entry.
     for d in warnings.iter().chain(errors) {
@@ -446,7 +463,7 @@ fn main() -> ExitCode {
     match run(cli) {
         Ok(code) => code,
         Err(msg) => {
-            let _ = writeln!(std::io::stderr(), "fleet-policy: {msg}");
+            let _ = writeln!(std::io::stderr(), "fleet-policy: {}", Escaped(&msg));
             ExitCode::from(2)
         }
     }

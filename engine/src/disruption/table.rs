@@ -2,6 +2,7 @@
 
 use super::budget::{is_unbounded, PerReason};
 use super::report::BudgetReport;
+use crate::text::Escaped;
 use std::fmt::Write;
 
 fn n(v: i64) -> String {
@@ -27,7 +28,7 @@ pub fn render(report: &BudgetReport) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "Karpenter rules: {}", report.karpenter_version);
     for p in &report.node_pools {
-        let _ = writeln!(s, "\nNodePool {}", p.name);
+        let _ = writeln!(s, "\nNodePool {}", Escaped(&p.name));
         let _ = writeln!(
             s,
             "  nodes: total {}, disrupting {}{}",
@@ -56,7 +57,7 @@ pub fn render(report: &BudgetReport) -> String {
             let err = b
                 .error
                 .as_ref()
-                .map(|e| format!("  ERROR {}", e.message()))
+                .map(|e| format!("  ERROR {}", Escaped(e.message())))
                 .unwrap_or_default();
             let _ = writeln!(
                 s,
@@ -64,11 +65,13 @@ pub fn render(report: &BudgetReport) -> String {
                 b.index,
                 if b.active { "yes" } else { "no" },
                 b.nodes,
-                b.schedule.as_deref().unwrap_or("-"),
-                b.duration.as_deref().unwrap_or("-"),
-                b.reasons
-                    .as_ref()
-                    .map_or("all".to_string(), |r| format!("[{}]", r.join(","))),
+                Escaped(b.schedule.as_deref().unwrap_or("-")),
+                Escaped(b.duration.as_deref().unwrap_or("-")),
+                Escaped(
+                    &b.reasons
+                        .as_ref()
+                        .map_or("all".to_string(), |r| format!("[{}]", r.join(",")))
+                ),
                 window,
                 err
             );
@@ -96,7 +99,7 @@ pub fn render(report: &BudgetReport) -> String {
                 "  {:?}: {} candidate(s), would take [{}], {} excluded",
                 m.method,
                 m.candidates.len(),
-                picked.join(", "),
+                Escaped(&picked.join(", ")),
                 m.excluded.len()
             );
         }

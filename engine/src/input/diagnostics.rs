@@ -1,4 +1,5 @@
 //! Errors and warnings about the input, each tied to a document, a field and a line:column.
+use crate::text::Escaped;
 use serde::Serialize;
 use std::fmt;
 
@@ -84,6 +85,8 @@ impl Diagnostic {
 }
 
 impl fmt::Display for Diagnostic {
+    /// One line per diagnostic, whatever the input holds: names, paths and messages have
+    /// their control characters escaped, so a name cannot forge a line of its own.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let level = match self.severity {
             Severity::Error => "error",
@@ -92,20 +95,25 @@ impl fmt::Display for Diagnostic {
         write!(
             f,
             "{level}: {}:{}:{}: document {}",
-            self.source, self.line, self.column, self.document
+            Escaped(&self.source),
+            self.line,
+            self.column,
+            self.document
         )?;
         if let Some(item) = self.item {
             write!(f, " item {item}")?;
         }
-        match (&self.kind, &self.name) {
-            (Some(k), Some(n)) => write!(f, " ({k} {n})")?,
-            (Some(k), None) => write!(f, " ({k})")?,
-            _ => {}
+        // A document without `kind` still names itself by its name.
+        match (self.kind.as_deref().filter(|k| !k.is_empty()), &self.name) {
+            (Some(k), Some(n)) => write!(f, " ({} {})", Escaped(k), Escaped(n))?,
+            (Some(k), None) => write!(f, " ({})", Escaped(k))?,
+            (None, Some(n)) => write!(f, " (name {})", Escaped(n))?,
+            (None, None) => {}
         }
         if !self.path.is_empty() {
-            write!(f, ", {}", self.path)?;
+            write!(f, ", {}", Escaped(&self.path))?;
         }
-        write!(f, ": {}", self.message)
+        write!(f, ": {}", Escaped(&self.message))
     }
 }
 

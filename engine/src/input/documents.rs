@@ -138,7 +138,7 @@ impl Document {
             source: self.source.clone(),
             document: self.index,
             item: self.item,
-            kind: Some(self.kind.clone()),
+            kind: (!self.kind.is_empty()).then(|| self.kind.clone()),
             name: self.name.clone(),
             path: path.to_string(),
             line: span.line,
@@ -538,12 +538,37 @@ fn read_source(source: &Source, input: &mut Input) {
     let mut index = 0;
     // Old Mac line endings (CR alone) are line breaks to YAML: read them as such, so that the
     // document markers are found (lines and columns stay the same).
-    let text: std::borrow::Cow<str> = if source.text.contains('\r') && !source.text.contains('\n') {
-        std::borrow::Cow::Owned(source.text.replace('\r', "\n"))
+    // A UTF-8 byte order mark starts the stream, it is not part of the first key.
+    let source_text = source.text.strip_prefix('\u{feff}').unwrap_or(&source.text);
+    let text: std::borrow::Cow<str> = if source_text.contains('\r') && !source_text.contains('\n') {
+        std::borrow::Cow::Owned(source_text.replace('\r', "\n"))
     } else {
-        std::borrow::Cow::Borrowed(&source.text)
+        std::borrow::Cow::Borrowed(source_text)
     };
     for chunk in split_documents(&text) {
+        let refused = super::stream::forbidden_char(chunk.text, chunk.first_line)
+            .map(|(span, c)| (span, super::stream::forbidden_message(c)))
+            .or_else(|| {
+                super::stream::unsupported_version(chunk.text, chunk.first_line).map(|(span, v)| {
+                    (
+                        span,
+                        format!("%YAML {v}: only YAML 1.x is read (as by go-yaml)"),
+                    )
+                })
+            });
+        if let Some((span, message)) = refused {
+            input.diagnose(Diagnostic::in_source(
+                Severity::Error,
+                &source.name,
+                index + 1,
+                span,
+                message,
+            ));
+            if has_content(chunk.text) {
+                index += 1;
+            }
+            continue;
+        }
         if !has_content(chunk.text) {
             continue;
         }
@@ -559,14 +584,23 @@ fn read_source(source: &Source, input: &mut Input) {
         };
         match parsed {
             Ok((root, dups)) => {
-                for (span, key) in dups {
-                    input.diagnose(Diagnostic::in_source(
-                        Severity::Error,
-                        &source.name,
-                        index,
-                        span,
-                        format!("duplicate key \"{key}\" in a mapping"),
-                    ));
+                let mut found: Vec<Diagnostic> = dups
+                    .into_iter()
+                    .map(|(span, key)| {
+                        Diagnostic::in_source(
+                            Severity::Error,
+                            &source.name,
+                            index,
+                            span,
+                            format!("duplicate key \"{key}\" in a mapping"),
+                        )
+                    })
+                    .collect();
+                if let Some(root) = &root {
+                    super::stream::name_duplicates(&mut found, root);
+                }
+                for d in found {
+                    input.diagnose(d);
                 }
                 match root {
                     Some(root) if !root.is_null() => {
@@ -575,13 +609,17 @@ fn read_source(source: &Source, input: &mut Input) {
                     _ => index -= 1,
                 }
             }
-            Err((span, msg)) => input.diagnose(Diagnostic::in_source(
-                Severity::Error,
-                &source.name,
-                index,
-                span,
-                format!("invalid YAML: {msg}"),
-            )),
+            Err((span, msg)) => {
+                let mut d = Diagnostic::in_source(
+                    Severity::Error,
+                    &source.name,
+                    index,
+                    span,
+                    format!("invalid YAML: {msg}"),
+                );
+                d.kind = super::stream::kind_in_text(chunk.text);
+                input.diagnose(d);
+            }
         }
     }
 }

@@ -13,6 +13,7 @@ pub mod kinds;
 pub mod node;
 pub mod quantity;
 pub mod rfc3339;
+pub mod stream;
 
 pub use diagnostics::{Diagnostic, Severity, Span};
 pub use documents::{Document, Input, Source};

@@ -484,5 +484,44 @@ pub fn evaluate(prepared: &Prepared) -> PlacementReport {
 ///
 /// Reports only the diagnostics it finds itself; [`crate::place`] adds the input's.
 pub fn place(input: &Input, options: &PlaceOptions) -> PlacementReport {
-    evaluate(&prepare(input, options))
+    let mut report = evaluate(&prepare(input, options));
+    locate_invalid_quantities(input, &mut report);
+    report
+}
+
+/// A property value that is not a quantity aborts the scheduling cycle of every placement
+/// that compares it (as in KubeFleet); the cycle error names the cluster, and this error
+/// points at the value itself, once per cluster and property.
+fn locate_invalid_quantities(input: &Input, report: &mut PlacementReport) {
+    let mut seen: Vec<(&str, &str)> = Vec::new();
+    let mut found = Vec::new();
+    for p in &report.placements {
+        let Some(CycleError::PropertyNotAQuantity {
+            cluster,
+            property,
+            value,
+            error,
+        }) = p.cycle_error.as_ref().map(|e| &e.error)
+        else {
+            continue;
+        };
+        if seen.contains(&(cluster.as_str(), property.as_str())) {
+            continue;
+        }
+        seen.push((cluster, property));
+        let Some(doc) = input
+            .of_kind("MemberCluster")
+            .find(|d| d.name.as_deref() == Some(cluster.as_str()))
+        else {
+            continue;
+        };
+        found.push(doc.error(
+            &FieldPath::parse("status.properties").key(property).key("value"),
+            format!(
+                "value {value:?} is not a quantity ({error}): the scheduling cycle of {} {} aborts on it",
+                p.kind, p.name
+            ),
+        ));
+    }
+    report.errors.extend(found);
 }

@@ -2,6 +2,7 @@
 
 use super::report::PlacementReport;
 use super::status;
+use crate::text::{escape_controls, Escaped};
 use std::fmt::Write;
 
 /// Renders a placement report as a terminal table.
@@ -11,24 +12,29 @@ pub fn render(report: &PlacementReport) -> String {
         let _ = writeln!(
             out,
             "{} {} ({}, {}): {} {}: {}",
-            p.kind,
-            p.name,
+            Escaped(&p.kind),
+            Escaped(&p.name),
             p.placement_type,
             p.validation,
             p.condition.status,
-            p.condition.reason,
-            p.condition.message
+            Escaped(&p.condition.reason),
+            Escaped(&p.condition.message)
         );
         if let Some(e) = &p.cycle_error {
-            let _ = writeln!(out, "  scheduling cycle aborted: {}", e.message);
+            let _ = writeln!(out, "  scheduling cycle aborted: {}", Escaped(&e.message));
         }
         let width = p
             .picked
             .iter()
             .chain(&p.not_picked)
-            .map(|c| c.cluster.len())
-            .chain(p.filtered.iter().map(|c| c.cluster.len()))
-            .chain(p.kept.iter().chain(&p.unscheduled).map(String::len))
+            .map(|c| escape_controls(&c.cluster).len())
+            .chain(p.filtered.iter().map(|c| escape_controls(&c.cluster).len()))
+            .chain(
+                p.kept
+                    .iter()
+                    .chain(&p.unscheduled)
+                    .map(|c| escape_controls(c).len()),
+            )
             .max()
             .unwrap_or(7)
             .max(7);
@@ -41,7 +47,7 @@ pub fn render(report: &PlacementReport) -> String {
             let _ = writeln!(
                 out,
                 "  {:<width$}  {:<11}  {:>8}  {:>8}  pick #{}",
-                c.cluster,
+                Escaped(&c.cluster),
                 "picked",
                 c.affinity_score,
                 c.topology_spread_score,
@@ -52,33 +58,42 @@ pub fn render(report: &PlacementReport) -> String {
             let _ = writeln!(
                 out,
                 "  {:<width$}  {:<11}  {:>8}  {:>8}  existing binding kept",
-                c, "kept", "", ""
+                Escaped(c),
+                "kept",
+                "",
+                ""
             );
         }
         for c in &p.unscheduled {
             let _ = writeln!(
                 out,
                 "  {:<width$}  {:<11}  {:>8}  {:>8}  binding released",
-                c, "unscheduled", "", ""
+                Escaped(c),
+                "unscheduled",
+                "",
+                ""
             );
         }
         for c in &p.not_picked {
             let _ = writeln!(
                 out,
                 "  {:<width$}  {:<11}  {:>8}  {:>8}  does not score high enough",
-                c.cluster, "not picked", c.affinity_score, c.topology_spread_score
+                Escaped(&c.cluster),
+                "not picked",
+                c.affinity_score,
+                c.topology_spread_score
             );
         }
         for c in &p.filtered {
             let _ = writeln!(
                 out,
                 "  {:<width$}  {:<11}  {:>8}  {:>8}  {}: {}",
-                c.cluster,
+                Escaped(&c.cluster),
                 "filtered",
                 "",
                 "",
                 c.plugin,
-                status::explain(&c.explanation)
+                Escaped(&status::explain(&c.explanation))
             );
         }
     }

@@ -1,6 +1,7 @@
 //! `--format table` for rollout results.
 
 use super::report::RolloutReport;
+use crate::text::{escape_controls, Escaped};
 use std::fmt::Write;
 
 fn time(t: &Option<chrono::DateTime<chrono::Utc>>) -> String {
@@ -17,14 +18,14 @@ pub fn render(report: &RolloutReport) -> String {
         let _ = writeln!(
             out,
             "{} {} — {:?} (start {}, end {})",
-            r.kind,
-            r.name,
+            Escaped(&r.kind),
+            Escaped(&r.name),
             r.state,
             time(&r.start),
             time(&r.end)
         );
         if let Some(m) = &r.message {
-            let _ = writeln!(out, "  {m}");
+            let _ = writeln!(out, "  {}", Escaped(m));
         }
         // Rows first, then columns as wide as their longest cell (names can be long).
         let mut rows: Vec<[String; 6]> = vec![[
@@ -39,9 +40,9 @@ pub fn render(report: &RolloutReport) -> String {
             for g in &s.groups {
                 for m in &g.members {
                     rows.push([
-                        s.name.to_string(),
-                        g.name.to_string(),
-                        m.cluster.to_string(),
+                        escape_controls(&s.name).into_owned(),
+                        escape_controls(&g.name).into_owned(),
+                        escape_controls(&m.cluster).into_owned(),
                         format!("{:?}", m.state),
                         time(&m.start),
                         time(&m.end),
@@ -50,9 +51,9 @@ pub fn render(report: &RolloutReport) -> String {
             }
             for w in &s.waits {
                 rows.push([
-                    s.name.to_string(),
+                    escape_controls(&s.name).into_owned(),
                     format!("{:?}", w.kind),
-                    w.name.to_string(),
+                    escape_controls(&w.name).into_owned(),
                     format!("{:?}", w.state),
                     time(&w.start),
                     time(&w.end),
@@ -73,7 +74,12 @@ pub fn render(report: &RolloutReport) -> String {
             let _ = writeln!(out, "{}", line.trim_end());
         }
         for e in &r.excluded {
-            let _ = writeln!(out, "  excluded {}: {}", e.cluster, e.message);
+            let _ = writeln!(
+                out,
+                "  excluded {}: {}",
+                Escaped(&e.cluster),
+                Escaped(&e.message)
+            );
         }
     }
     if report.rollouts.is_empty() {

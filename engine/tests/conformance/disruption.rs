@@ -92,7 +92,10 @@ fn node_pool_yaml(disruption_extra: &str, budgets: Option<&Value>, template_extr
 
 fn run_budgets(text: &str, at: DateTime<Utc>) -> BudgetReport {
     crate::same_json(fleet_policy::budgets(
-        &[Source::new("case.yaml", text)],
+        &[Source::new(
+            "case.yaml",
+            crate::seed("disruption", text.to_string()),
+        )],
         &BudgetOptions::at(at),
     ))
 }

@@ -25,6 +25,21 @@ pub fn same_json<T: serde::Serialize>(report: T) -> T {
     report
 }
 
+/// Inputs written so far by [`seed`].
+static SEEDS: AtomicUsize = AtomicUsize::new(0);
+
+/// Returns `text` after writing it, when `FLEET_POLICY_SEEDS_DIR` is set, as a file of that
+/// folder: `make fuzz` starts its campaign from the exact inputs the cases evaluate.
+pub fn seed(suite: &str, text: String) -> String {
+    if let Some(dir) = std::env::var_os("FLEET_POLICY_SEEDS_DIR") {
+        let n = SEEDS.fetch_add(1, Ordering::Relaxed);
+        let dir = PathBuf::from(dir);
+        let _ = std::fs::create_dir_all(&dir);
+        let _ = std::fs::write(dir.join(format!("{suite}-{n:04}.yaml")), &text);
+    }
+    text
+}
+
 /// The outcome of one file.
 #[derive(Default)]
 pub struct Outcome {

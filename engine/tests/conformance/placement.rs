@@ -83,7 +83,10 @@ pub fn run_case(case: &Value, fleets: &Value) -> Result<(), String> {
         .map_err(|e| e.to_string())?
         .to_utc();
     let report = crate::same_json(place(
-        &[Source::new("case.yaml", yaml.clone())],
+        &[Source::new(
+            "case.yaml",
+            crate::seed("placement", yaml.clone()),
+        )],
         &PlaceOptions::at(at),
     ));
     let p = match report.placements.as_slice() {

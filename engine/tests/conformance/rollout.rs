@@ -113,7 +113,7 @@ fn options(v: Value) -> Result<RolloutOptions, String> {
 
 fn evaluate(docs: &[Value], opts: &RolloutOptions) -> fleet_policy::RolloutReport {
     crate::same_json(fleet_policy::rollout(
-        &[Source::new("case.yaml", yaml(docs))],
+        &[Source::new("case.yaml", crate::seed("rollout", yaml(docs)))],
         opts,
     ))
 }

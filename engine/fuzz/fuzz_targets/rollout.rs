@@ -1,0 +1,14 @@
+//! `fleet_policy::rollout` on any text.
+#![no_main]
+use fleet_policy_fuzz::{located, options, serialises, source, timed};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Some(source) = source(data) else { return };
+    let sources = [source];
+    let opts = options();
+    let r = timed(data.len(), || fleet_policy::rollout(&sources, &opts.rollout));
+    located(&r.errors);
+    located(&r.warnings);
+    serialises(&r);
+});
