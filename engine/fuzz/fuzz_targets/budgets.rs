@@ -7,7 +7,9 @@ fuzz_target!(|data: &[u8]| {
     let Some(source) = source(data) else { return };
     let sources = [source];
     let opts = options();
-    let r = timed(data.len(), || fleet_policy::budgets(&sources, &opts.budgets));
+    let r = timed(data.len(), || {
+        fleet_policy::budgets(&sources, &opts.budgets)
+    });
     located(&r.errors);
     located(&r.warnings);
     serialises(&r);

@@ -15,12 +15,16 @@ const INPUT: [&str; 3] = [
 ];
 
 fuzz_target!(|data: &[u8]| {
-    let Ok(value) = serde_json::from_slice::<serde_json::Value>(data) else { return };
+    let Ok(value) = serde_json::from_slice::<serde_json::Value>(data) else {
+        return;
+    };
     let _ = nest_dotted(&value);
     let _ = options_from_value::<PlaceOptions>(&value);
     let _ = options_from_value::<BudgetOptions>(&value);
     let _ = options_from_value::<RolloutOptions>(&value);
-    let Ok(opts) = EvaluateOptions::from_value(&value) else { return };
+    let Ok(opts) = EvaluateOptions::from_value(&value) else {
+        return;
+    };
     for (i, text) in INPUT.iter().enumerate() {
         let sources = [Source::new(format!("example-{i}.yaml"), *text)];
         let r = timed(data.len(), || fleet_policy::evaluate(&sources, &opts));

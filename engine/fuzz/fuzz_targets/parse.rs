@@ -13,7 +13,10 @@ fuzz_target!(|data: &[u8]| {
     let _ = input.notices();
     // The playground reads its two editors apart and joins them: the same as one read.
     let half = source.text.len() / 2;
-    let cut = (0..=half).rev().find(|&i| source.text.is_char_boundary(i)).unwrap_or(0);
+    let cut = (0..=half)
+        .rev()
+        .find(|&i| source.text.is_char_boundary(i))
+        .unwrap_or(0);
     let (a, b) = source.text.split_at(cut);
     let mut joined = Input::parse(&[fleet_policy::Source::new("a", a)]);
     joined.append(Input::parse(&[fleet_policy::Source::new("b", b)]));

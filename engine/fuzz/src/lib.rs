@@ -31,7 +31,11 @@ pub fn source(data: &[u8]) -> Option<Source> {
 /// Every diagnostic names a document and a line, or is about the input as a whole; at most
 /// 1,000 are listed plus one "… and N more".
 pub fn located(diagnostics: &[Diagnostic]) {
-    assert!(diagnostics.len() <= 1001, "{} diagnostics", diagnostics.len());
+    assert!(
+        diagnostics.len() <= 1001,
+        "{} diagnostics",
+        diagnostics.len()
+    );
     for d in diagnostics {
         assert!(
             (d.document >= 1 && d.line >= 1 && d.column >= 1) || d.document == 0,
