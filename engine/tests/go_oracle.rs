@@ -666,7 +666,7 @@ fn engine_float(s: &str) -> String {
 /// The engine's typing of a plain scalar in Go's vocabulary.
 fn engine_yaml_type(s: &str) -> String {
     let scalar = Scalar {
-        text: s.to_string(),
+        text: s.into(),
         plain: true,
     };
     match scalar.resolve() {
