@@ -97,9 +97,9 @@ small_flags='-Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size'
 # location-detail=none: with immediate-abort no panic message is printed, so the file paths
 # and line numbers of panic locations are dead weight (~0.5 KB of the gzipped .wasm).
 small_env='RUSTC_BOOTSTRAP=1 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none"'
-# The playground keeps std's panic messages (rebuilt for size all the same): a bug shows its
-# message in the page instead of a bare trap.
-app_env='RUSTC_BOOTSTRAP=1'
+# The playground too: a panic is a trap, which static/start.js turns into a message in the page.
+# (Keeping std's panic messages costs 22 KB of the gzipped playground, past its budget.)
+app_env='RUSTC_BOOTSTRAP=1 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort"'
 case "$small" in
   rustup) echo "app_cargo() { $app_env cargo \"\$@\" $small_flags; }" ;;
   debian) echo "app_cargo() { $app_env CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=wasm-ld-22 cargo +debian \"\$@\" $small_flags; }" ;;

@@ -462,6 +462,21 @@ test('the page has a favicon', async () => {
   await page.close();
 });
 
+test('a trap in the module (a panic) is said in the page, with how to report it', async () => {
+  const page = await open();
+  assert.equal(await page.$('#panic'), null);
+  // A panic aborts as a wasm trap; what reaches the page is the RuntimeError it throws.
+  await page.evaluate(() => window.dispatchEvent(new ErrorEvent('error', {
+    error: new WebAssembly.RuntimeError('unreachable'), message: 'unreachable',
+  })));
+  const text = await page.$eval('#panic', (d) => d.textContent);
+  assert.match(text, /stopped on an internal error: unreachable\. Please report it with your input/);
+  // Other script errors are not the engine stopping.
+  await page.evaluate(() => { document.getElementById('panic').remove(); window.dispatchEvent(new ErrorEvent('error', { error: new TypeError('x') })); });
+  assert.equal(await page.$('#panic'), null);
+  await page.close();
+});
+
 test('README screenshots: one per view', async () => {
   const page = await env.context.newPage();
   await page.emulateMedia({ colorScheme: 'light' });

@@ -37,31 +37,11 @@ mod ui;
 #[cfg(target_arch = "wasm32")]
 mod views;
 
+/// A panic is a trap in the shipped build (panics abort at once); `static/start.js` catches
+/// it and says so in the page.
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    std::panic::set_hook(Box::new(|info| {
-        console_error_panic_hook::hook(info);
-        show_panic(&info.to_string());
-    }));
     yew::Renderer::<app::App>::new().render();
-}
-
-/// A bug in the playground or the engine stops the page: say so in it, with the message and
-/// how to report it, rather than leaving a page that silently stopped updating.
-#[cfg(target_arch = "wasm32")]
-fn show_panic(message: &str) {
-    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
-        return;
-    };
-    let (Ok(div), Some(body)) = (doc.create_element("div"), doc.body()) else {
-        return;
-    };
-    div.set_id("panic");
-    let _ = div.set_attribute("role", "alert");
-    div.set_text_content(Some(&format!(
-        "The playground stopped on an internal error: {message}. Please report it with your input (Inputs YAML) — reloading the page starts it again."
-    )));
-    let _ = body.prepend_with_node_1(&div);
 }
 
 #[cfg(not(target_arch = "wasm32"))]
