@@ -182,6 +182,14 @@ impl<'a> Reader<'a> {
     fn next_indent(&mut self) -> Option<usize> {
         self.skip_blank();
         let line = self.cur?;
+        // A document marker (`---`, `...`) at the start of a line ends the document: never
+        // content, and yaml-rust2's to judge.
+        let t = line.text.as_bytes();
+        if (t.starts_with(b"---") || t.starts_with(b"..."))
+            && matches!(t.get(3), None | Some(b' ' | b'\t'))
+        {
+            return Some(usize::MAX);
+        }
         // A tab where the indentation ends is yaml-rust2's to judge.
         if line.text[line.indent..].starts_with('\t') {
             return Some(usize::MAX);
@@ -210,7 +218,8 @@ impl<'a> Reader<'a> {
         loop {
             let rest = self.rest();
             let key_len = key_end(rest)?;
-            let key_text = rest[..key_len].trim_end_matches(' ');
+            // Whitespace before the colon is not part of the key (tabs included, as in YAML).
+            let key_text = rest[..key_len].trim_end_matches([' ', '\t']);
             if !plain_start(key_text) || key_text.len() > 1024 {
                 return None;
             }
@@ -789,6 +798,16 @@ mod tests {
         assert_eq!(Some(node), slow);
     }
 
+    /// Found by the mutation test: a tab between a key and its colon.
+    #[test]
+    fn whitespace_before_the_colon_is_not_part_of_the_key() {
+        for text in ["resourceVersion\t: \"\"\n", "a \t : b\nc  : d\n"] {
+            let fast = parse(text, 1).map(|(n, _)| n);
+            let (slow, _) = parse_yaml(text, 1).expect("valid YAML");
+            assert_eq!(fast, slow, "{text:?}");
+        }
+    }
+
     #[test]
     fn outside_the_subset_goes_to_yaml_rust2() {
         for text in [
@@ -810,6 +829,8 @@ mod tests {
             "a: 1\n  b: 2\n",
             "a: x\u{0}\n",
             "a: |\n  no final break",
+            "a: 1\n... b: 2\n",
+            "a:\n  b: 1\n--- c: 2\n",
         ] {
             assert!(parse(text, 1).is_none(), "{text:?} is left to yaml-rust2");
         }
