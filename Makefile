@@ -81,6 +81,9 @@ lint: setup
 	@cargo fmt --all -- --check
 	@cargo clippy --workspace --all-targets --quiet -- -D warnings
 	@$(ENV); $$WASM_CARGO clippy --quiet -p fleet-playground -p fleet-wasm-tests --tests --benches --target $(WASM_TARGET) $$WASM_BUILD_STD -- -D warnings
+	@# The fuzz targets are their own workspace (libFuzzer's build stays out of the main one).
+	@cargo fmt --manifest-path engine/fuzz/Cargo.toml -- --check
+	@cd engine/fuzz && cargo clippy --all-targets --quiet --target-dir ../../target/fuzz-lint -- -D warnings
 
 test-wasm: setup
 	@echo "== wasm: wasm-bindgen-test in Node and in headless Chromium"

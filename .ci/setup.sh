@@ -138,6 +138,12 @@ if ! command -v go >/dev/null 2>&1 || [ ! -d "$gocode/github.com/robfig/cron" ] 
   apt_install golang-go golang-github-robfig-cron-dev golang-k8s-sigs-yaml-dev
 fi
 
+# A C++ compiler: `make lint` checks the fuzz crate, whose libFuzzer is C++.
+if ! command -v c++ >/dev/null 2>&1; then
+  log "installing g++ (libFuzzer, for linting the fuzz targets)"
+  apt_install g++
+fi
+
 # 6. npm dev tools, reinstalled only when the lock file changes.
 stamp=node_modules/.lock-stamp
 if [ ! -f "$stamp" ] || ! cmp -s package-lock.json "$stamp"; then

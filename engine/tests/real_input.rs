@@ -339,6 +339,51 @@ spec:
     );
 }
 
+/// Explicit tags are read as kubectl reads them (sigs.k8s.io/yaml, go-yaml v2): `!!binary` is
+/// decoded, and a value its tag refuses fails that document with go-yaml's message at its
+/// line:column while the rest is evaluated.
+#[test]
+fn tagged_values_are_read_as_go_yaml_reads_them() {
+    let text = "\
+apiVersion: cluster.kubernetes-fleet.io/v1
+kind: MemberCluster
+metadata:
+  name: a
+  labels: {env: !!binary cHJvZA==}
+---
+apiVersion: cluster.kubernetes-fleet.io/v1
+kind: MemberCluster
+metadata:
+  name: b
+  labels:
+    env: prod
+    tier: !!int abc
+---
+apiVersion: placement.kubernetes-fleet.io/v1
+kind: ClusterResourcePlacement
+metadata: {name: web}
+spec:
+  policy:
+    placementType: PickAll
+    affinity:
+      clusterAffinity:
+        requiredDuringSchedulingIgnoredDuringExecution:
+          clusterSelectorTerms: [{labelSelector: {matchLabels: {env: prod}}}]
+";
+    let r = fleet_policy::place(
+        &[Source::new("t.yaml", text)],
+        &PlaceOptions::at(at("2026-03-04T12:00:00Z")),
+    );
+    let picked: Vec<&str> = r.placements[0].picked.iter().map(|p| &*p.cluster).collect();
+    assert_eq!(picked, ["a"]);
+    assert_eq!(r.errors.len(), 1, "{:?}", r.errors);
+    let e = &r.errors[0];
+    assert_eq!(
+        (e.line, e.column, e.message.as_str()),
+        (13, 17, "invalid YAML: cannot decode !!str `abc` as a !!int")
+    );
+}
+
 /// Every key of every result is camelCase: the JSON/YAML and the TypeScript types users
 /// program against have one naming rule.
 #[test]

@@ -1124,15 +1124,22 @@ impl MarkedEventReceiver for Builder {
         }
         match ev {
             Event::Scalar(text, style, anchor, tag) => {
-                let is_str_tag = tag.as_ref().is_some_and(|t| t.suffix == "str");
-                let plain = style == TScalarStyle::Plain && !is_str_tag;
-                let value = if plain && (text.is_empty() || text == "~" || text == "null") {
-                    Value::Null
-                } else {
-                    Value::Scalar(Scalar {
+                let plain = style == TScalarStyle::Plain;
+                let value = match tag {
+                    Some(tag) => match super::tags::tagged_scalar(&tag.handle, &tag.suffix, text) {
+                        Ok(value) => value,
+                        Err(message) => {
+                            self.error = Some((span, message));
+                            return;
+                        }
+                    },
+                    None if plain && (text.is_empty() || text == "~" || text == "null") => {
+                        Value::Null
+                    }
+                    None => Value::Scalar(Scalar {
                         text: text.into(),
                         plain,
-                    })
+                    }),
                 };
                 let node = Node { value, span };
                 self.nodes += 1;

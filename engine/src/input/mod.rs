@@ -14,6 +14,7 @@ pub mod node;
 pub mod quantity;
 pub mod rfc3339;
 pub mod stream;
+mod tags;
 
 pub use diagnostics::{Diagnostic, Severity, Span};
 pub use documents::{Document, Input, Source};

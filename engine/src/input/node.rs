@@ -85,6 +85,31 @@ impl Scalar {
     }
 }
 
+/// The tag go-yaml v2 resolves a plain scalar to: `null`, `bool`, `int`, `float` or `str`. A
+/// whole number beyond i64 is a uint64 there, an int (the engine keeps it as a float).
+pub(crate) fn go_resolved_tag(text: &str) -> &'static str {
+    let scalar = Scalar {
+        text: text.into(),
+        plain: true,
+    };
+    match scalar.resolve() {
+        Resolved::Null => "null",
+        Resolved::Bool(_) => "bool",
+        Resolved::Int(_) => "int",
+        Resolved::Float(_) => {
+            let digits: String = text.chars().filter(|c| *c != '_').collect();
+            if text.as_bytes().first().is_some_and(u8::is_ascii_digit)
+                && go_parse_uint_base0(&digits).is_some()
+            {
+                "int"
+            } else {
+                "float"
+            }
+        }
+        Resolved::Str(_) => "str",
+    }
+}
+
 /// go-yaml v2's number rules for plain scalars starting with a digit or a sign, on the text
 /// without its underscores: Go's `ParseInt(s, 0, 64)` (0x, 0o, 0b and leading-0 octal),
 /// then `ParseUint`, then a decimal float, then a `0b` retry that accepts a sign after it.

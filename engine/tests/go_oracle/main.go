@@ -99,7 +99,7 @@ func answer(req []string) string {
 			return "err:syntax"
 		}
 		return fmt.Sprintf("ok:%016x", math.Float64bits(f))
-	case "yaml":
+	case "yaml", "ytag":
 		// ok:<type>:<value> from go-yaml v2 (what sigs.k8s.io/yaml converts to JSON), then
 		// "|" and sigs.k8s.io/yaml's JSON, or "|err:<message>" when it cannot make JSON.
 		doc := []byte("v: " + req[1] + "\n")
