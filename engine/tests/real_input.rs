@@ -384,6 +384,133 @@ spec:
     );
 }
 
+/// Each explanation names the placement's field that decided and the MemberCluster's field it
+/// read; both resolve to what the user wrote (the playground highlights those lines).
+#[test]
+fn explanations_name_the_fields_that_decided() {
+    let fleet = "\
+apiVersion: cluster.kubernetes-fleet.io/v1
+kind: MemberCluster
+metadata:
+  name: small
+  labels: {env: prod}
+status:
+  agentStatus: [{type: MemberAgent, lastReceivedHeartbeat: '2026-03-04T11:59:00Z', conditions: [{type: Joined, status: 'True', lastTransitionTime: '2026-03-04T10:00:00Z'}, {type: Healthy, status: 'True', lastTransitionTime: '2026-03-04T10:00:00Z'}]}]
+  resourceUsage:
+    available: {cpu: '2'}
+---
+apiVersion: cluster.kubernetes-fleet.io/v1
+kind: MemberCluster
+metadata:
+  name: staging
+  labels: {env: staging}
+---
+apiVersion: cluster.kubernetes-fleet.io/v1
+kind: MemberCluster
+metadata:
+  name: gpu
+  labels: {env: prod}
+spec:
+  taints:
+  - {key: team, value: a, effect: NoSchedule}
+  - {key: gpu, value: 'true', effect: NoSchedule}
+";
+    let policy = "\
+apiVersion: placement.kubernetes-fleet.io/v1
+kind: ClusterResourcePlacement
+metadata: {name: web}
+spec:
+  policy:
+    placementType: PickAll
+    tolerations: [{key: team, operator: Exists}]
+    affinity:
+      clusterAffinity:
+        requiredDuringSchedulingIgnoredDuringExecution:
+          clusterSelectorTerms:
+          - labelSelector:
+              matchLabels: {env: prod}
+          - propertySelector:
+              matchExpressions:
+              - {name: resources.kubernetes-fleet.io/available-cpu, operator: Gt, values: ['4']}
+";
+    let sources = [
+        Source::new("fleet.yaml", fleet),
+        Source::new("policy.yaml", policy),
+    ];
+    let input = fleet_policy::Input::parse(&sources);
+    let r = fleet_policy::place(&sources, &PlaceOptions::at(at("2026-03-04T12:00:00Z")));
+    let p = &r.placements[0];
+    let explained = |cluster: &str| {
+        let f = p
+            .filtered
+            .iter()
+            .find(|f| &*f.cluster == cluster)
+            .unwrap_or_else(|| panic!("{cluster} is not filtered: {p:?}"));
+        let show = |paths: Vec<fleet_policy::input::node::FieldPath>| -> Vec<String> {
+            paths.iter().map(ToString::to_string).collect()
+        };
+        (
+            show(f.explanation.policy_paths()),
+            show(f.explanation.cluster_paths()),
+        )
+    };
+    let required = "spec.policy.affinity.clusterAffinity.requiredDuringSchedulingIgnoredDuringExecution.clusterSelectorTerms";
+    // `staging` fails the label term (its label is there) and the property term (it publishes
+    // no resource usage: the path names where it would be).
+    assert_eq!(
+        explained("staging"),
+        (
+            vec![
+                format!("{required}[0].labelSelector.matchLabels.env"),
+                format!("{required}[1].propertySelector.matchExpressions[0]"),
+            ],
+            vec![
+                "metadata.labels.env".to_string(),
+                "status.resourceUsage.available.cpu".to_string(),
+            ]
+        )
+    );
+    // `gpu` passes the label term; its second taint is the one not tolerated.
+    assert_eq!(
+        explained("gpu"),
+        (
+            vec!["spec.policy.tolerations".to_string()],
+            vec!["spec.taints[1]".to_string()]
+        )
+    );
+    // Every path resolves to the line the user wrote.
+    let doc = |name: &str| {
+        input
+            .documents
+            .iter()
+            .find(|d| d.name.as_deref() == Some(name))
+            .unwrap_or_else(|| panic!("no document {name}"))
+    };
+    let line = |name: &str, path: &str| {
+        doc(name)
+            .root
+            .locate(&fleet_policy::input::node::FieldPath::parse(path))
+            .span
+            .line
+    };
+    assert_eq!(
+        line(
+            "web",
+            &format!("{required}[0].labelSelector.matchLabels.env")
+        ),
+        13
+    );
+    assert_eq!(
+        line(
+            "web",
+            &format!("{required}[1].propertySelector.matchExpressions[0]")
+        ),
+        16
+    );
+    assert_eq!(line("staging", "metadata.labels.env"), 15);
+    assert_eq!(line("gpu", "spec.taints[1]"), 25);
+}
+
 /// Every key of every result is camelCase: the JSON/YAML and the TypeScript types users
 /// program against have one naming rule.
 #[test]

@@ -231,6 +231,17 @@ test('broken YAML gets an error marker at its line and a problem that jumps ther
   await page.close();
 });
 
+test('selecting a filtered cluster highlights the fields the engine says decided, in both editors', async () => {
+  const page = await open();
+  await loadExample(page, 'taints-tolerations');
+  await page.click('tr:has-text("restricted-1") button.cluster');
+  const decided = (editor) => page.$$eval(`#${editor} .cm-decided`, (ls) => ls.map((l) => l.textContent.trim()));
+  // The taint not tolerated (spec.taints[0]) and the cluster's name; the placement's tolerations.
+  assert.deepEqual(await decided('fleet-editor'), ['metadata: {name: restricted-1, labels: {pool: restricted}}', '- {key: dedicated, value: finance, effect: NoSchedule}']);
+  assert.deepEqual(await decided('policy-editor'), ['tolerations:']);
+  await page.close();
+});
+
 test('typing re-evaluates; selecting a cluster highlights the deciding term', async () => {
   const page = await open();
   await loadExample(page, 'pickn-preferred-labels');

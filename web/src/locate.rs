@@ -6,28 +6,25 @@ use crate::evaluation::{FLEET, POLICY};
 use crate::views::placement::Facts;
 use fleet_policy::input::documents::Document;
 use fleet_policy::input::node::{FieldPath, Node, PathSeg};
-use fleet_policy::placement::report::{FilterReason, PlacementResult, TermMismatch};
-use fleet_policy::selectors::RequirementSource;
+use fleet_policy::placement::properties::CapacityType;
+use fleet_policy::placement::report::PlacementResult;
 use fleet_policy::Input;
 
 /// The node at exactly `path` (None when any part is missing).
-fn node_at<'a>(root: &'a Node, path: &str) -> Option<&'a Node> {
+fn node_at<'a>(root: &'a Node, path: &FieldPath) -> Option<&'a Node> {
     let mut n = root;
-    for seg in FieldPath::parse(path).0 {
+    for seg in &path.0 {
         n = match seg {
-            PathSeg::Key(k) => n.get(&k)?,
-            PathSeg::Index(i) => n.as_seq()?.get(i)?,
+            PathSeg::Key(k) => n.get(k)?,
+            PathSeg::Index(i) => n.as_seq()?.get(*i)?,
         };
     }
     Some(n)
 }
 
-const REQUIRED: &str = "spec.policy.affinity.clusterAffinity.requiredDuringSchedulingIgnoredDuringExecution.clusterSelectorTerms";
-const PREFERRED: &str =
-    "spec.policy.affinity.clusterAffinity.preferredDuringSchedulingIgnoredDuringExecution";
-
-/// Lines to highlight in (policy, fleet) for a cluster of a placement. `input` is what the
-/// playground already read from both editors (no editor is parsed again per click).
+/// Lines to highlight in (policy, fleet) for a cluster of a placement: the fields the engine
+/// says decided (its explanation's paths), mapped to the spans of the input the playground
+/// already read (no editor is parsed again per click).
 pub fn decision_lines(
     input: &Input,
     placement: &PlacementResult,
@@ -40,48 +37,11 @@ pub fn decision_lines(
     let cdoc = input
         .of_kind("MemberCluster")
         .find(|d| d.name.as_deref() == Some(cluster));
-    let mut paths: Vec<String> = Vec::new();
-    let mut fleet_paths: Vec<&str> = vec!["metadata.name"];
+    let mut paths: Vec<FieldPath> = Vec::new();
+    let mut fleet_paths = vec![FieldPath::parse("metadata.name")];
     if let Some(f) = placement.filtered.iter().find(|c| &*c.cluster == cluster) {
-        match &f.explanation {
-            FilterReason::ClusterAffinityMismatch { terms } => {
-                for t in terms.iter() {
-                    let (term, path) = match t {
-                        TermMismatch::Property {
-                            term, expression, ..
-                        }
-                        | TermMismatch::PropertyMissing {
-                            term, expression, ..
-                        } => (
-                            *term,
-                            format!("propertySelector.matchExpressions[{expression}]"),
-                        ),
-                        TermMismatch::Label { term, mismatch } => (
-                            *term,
-                            match mismatch.requirement.source {
-                                RequirementSource::MatchExpressions(ix) => {
-                                    format!("labelSelector.matchExpressions[{ix}]")
-                                }
-                                RequirementSource::MatchLabels => {
-                                    "labelSelector.matchLabels".into()
-                                }
-                            },
-                        ),
-                    };
-                    let base = format!("{REQUIRED}[{term}]");
-                    paths.push(format!("{base}.{path}"));
-                    paths.push(base);
-                }
-            }
-            FilterReason::TaintNotTolerated { .. } => {
-                paths.push("spec.policy.tolerations".into());
-                fleet_paths.push("spec.taints");
-            }
-            FilterReason::TopologySpreadViolated { constraint, .. } => paths.push(format!(
-                "spec.policy.topologySpreadConstraints[{constraint}]"
-            )),
-            FilterReason::Ineligible { .. } => fleet_paths.push("status"),
-        }
+        paths = f.explanation.policy_paths();
+        fleet_paths.extend(f.explanation.cluster_paths());
     } else if let Some(p) = placement
         .picked
         .iter()
@@ -89,44 +49,36 @@ pub fn decision_lines(
         .find(|c| &*c.cluster == cluster)
     {
         if let Some(bd) = &p.score_breakdown {
-            for t in bd.affinity.iter().filter(|t| t.score != 0) {
-                paths.push(format!("{PREFERRED}[{}]", t.term));
-            }
-            for c in bd.topology_spread.iter().filter(|c| c.score != 0) {
-                paths.push(format!(
-                    "spec.policy.topologySpreadConstraints[{}]",
-                    c.constraint
-                ));
-            }
+            paths = bd.policy_paths();
         }
         if paths.is_empty() {
             // PickFixed names it; otherwise the required terms (or no policy) let it through.
+            let names = FieldPath::parse("spec.policy.clusterNames");
             if let Some(ix) = doc
-                .and_then(|d| node_at(&d.root, "spec.policy.clusterNames"))
+                .and_then(|d| node_at(&d.root, &names))
                 .and_then(|n| n.as_seq())
                 .and_then(|seq| seq.iter().position(|x| x.as_str() == Some(cluster)))
             {
-                paths.push(format!("spec.policy.clusterNames[{ix}]"));
+                paths.push(names.index(ix));
             } else {
-                paths.push(REQUIRED.into());
-                paths.push("spec.policy.placementType".into());
+                paths.push(FieldPath::parse(
+                    "spec.policy.affinity.clusterAffinity.requiredDuringSchedulingIgnoredDuringExecution.clusterSelectorTerms",
+                ));
+                paths.push(FieldPath::parse("spec.policy.placementType"));
             }
         }
     }
-    let lines = |d: Option<&Document>, paths: &[&str]| -> (String, Vec<u32>) {
+    // A field the input lacks (a missing label, no tolerations) points at the nearest
+    // enclosing field the user wrote.
+    let lines = |d: Option<&Document>, paths: &[FieldPath]| -> (String, Vec<u32>) {
         d.map(|d| {
-            (
-                d.source.clone(),
-                paths
-                    .iter()
-                    .filter_map(|p| node_at(&d.root, p))
-                    .map(|n| n.span.line)
-                    .collect(),
-            )
+            let mut lines: Vec<u32> = paths.iter().map(|p| line_of(&d.root, p)).collect();
+            lines.sort_unstable();
+            lines.dedup();
+            (d.source.clone(), lines)
         })
         .unwrap_or_default()
     };
-    let paths: Vec<&str> = paths.iter().map(String::as_str).collect();
     let mut out = (Vec::new(), Vec::new());
     for (source, l) in [lines(doc, &paths), lines(cdoc, &fleet_paths)] {
         match source.as_str() {
@@ -136,6 +88,18 @@ pub fn decision_lines(
         }
     }
     out
+}
+
+/// The line of the field at `path`: a key's own line (a list's key rather than its first
+/// item), else the nearest enclosing field the input has.
+fn line_of(root: &Node, path: &FieldPath) -> u32 {
+    if let Some((PathSeg::Key(k), parent)) = path.0.split_last() {
+        let parent = FieldPath(parent.to_vec());
+        if let Some(key) = node_at(root, &parent).and_then(|n| n.key_node(k)) {
+            return key.span.line;
+        }
+    }
+    root.locate(path).span.line
 }
 
 /// Of [`all_facts`], the labels and properties whose key the policy text mentions.
@@ -161,7 +125,9 @@ pub fn all_facts(input: &Input) -> Facts {
         for (k, v) in d.labels() {
             list.push((k.to_string(), v.to_string()));
         }
-        if let Some(props) = node_at(&d.root, "status.properties").and_then(Node::as_map) {
+        if let Some(props) =
+            node_at(&d.root, &FieldPath::parse("status.properties")).and_then(Node::as_map)
+        {
             for (k, v) in props {
                 let (Some(k), Some(v)) = (k.as_str(), v.get("value").and_then(Node::as_scalar))
                 else {
@@ -170,20 +136,14 @@ pub fn all_facts(input: &Input) -> Facts {
                 list.push((k.to_string(), v.to_string()));
             }
         }
-        for (kind, prefix) in [
-            ("capacity", "total"),
-            ("allocatable", "allocatable"),
-            ("available", "available"),
-        ] {
-            if let Some(res) =
-                node_at(&d.root, &format!("status.resourceUsage.{kind}")).and_then(Node::as_map)
-            {
+        for capacity in CapacityType::ALL {
+            let usage = FieldPath::parse("status.resourceUsage").key(capacity.field());
+            if let Some(res) = node_at(&d.root, &usage).and_then(Node::as_map) {
                 for (k, v) in res {
                     let (Some(k), Some(v)) = (k.as_str(), v.as_scalar()) else {
                         continue;
                     };
-                    let prop = format!("resources.kubernetes-fleet.io/{prefix}-{k}");
-                    list.push((prop, v.to_string()));
+                    list.push((capacity.property_name(k), v.to_string()));
                 }
             }
         }

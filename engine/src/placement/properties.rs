@@ -3,6 +3,7 @@
 use super::fleet::{Fleet, FleetCluster};
 use super::index::{Cell, Space, UNPARSABLE};
 use super::CycleError;
+use crate::input::node::FieldPath;
 use crate::input::quantity::Quantity;
 
 /// Prefix of resource properties (`resources.kubernetes-fleet.io/available-cpu`).
@@ -17,6 +18,34 @@ pub enum CapacityType {
     Allocatable,
     /// `available-…` → `available`.
     Available,
+}
+
+impl CapacityType {
+    /// Every capacity type, in the order KubeFleet lists them.
+    pub const ALL: [CapacityType; 3] = [
+        CapacityType::Total,
+        CapacityType::Allocatable,
+        CapacityType::Available,
+    ];
+
+    /// The `status.resourceUsage` field it reads.
+    pub fn field(self) -> &'static str {
+        match self {
+            CapacityType::Total => "capacity",
+            CapacityType::Allocatable => "allocatable",
+            CapacityType::Available => "available",
+        }
+    }
+
+    /// The property name of `resource` (`resources.kubernetes-fleet.io/available-cpu`).
+    pub fn property_name(self, resource: &str) -> String {
+        let kind = match self {
+            CapacityType::Total => "total",
+            CapacityType::Allocatable => "allocatable",
+            CapacityType::Available => "available",
+        };
+        format!("{RESOURCE_PREFIX}{kind}-{resource}")
+    }
 }
 
 /// A property name, resolved once per policy.
@@ -64,6 +93,23 @@ impl PropertyRef {
         PropertyRef::Resource {
             capacity,
             resource: tn.to_string(),
+        }
+    }
+
+    /// Where a MemberCluster publishes it: `status.resourceUsage.<field>.<resource>` or
+    /// `status.properties[name].value` (an unreadable resource name: `status.resourceUsage`).
+    pub fn cluster_path(&self) -> FieldPath {
+        let usage = FieldPath::root().key("status").key("resourceUsage");
+        match self {
+            PropertyRef::Resource { capacity, resource } => {
+                usage.key(capacity.field()).key(resource)
+            }
+            PropertyRef::Invalid(_) => usage,
+            PropertyRef::NonResource(name) => FieldPath::root()
+                .key("status")
+                .key("properties")
+                .key(name)
+                .key("value"),
         }
     }
 

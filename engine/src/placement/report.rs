@@ -3,9 +3,11 @@
 
 use super::eligibility::Ineligible;
 use super::per_cluster::{PerClusterPlacementStatus, PerClusterStatuses};
+use super::properties::PropertyRef;
 use super::status::ReasonText;
+use crate::input::node::{FieldPath, PathSeg};
 use crate::input::Diagnostic;
-use crate::selectors::LabelMismatch;
+use crate::selectors::{LabelMismatch, RequirementSource};
 use serde::{Serialize, Serializer};
 use std::sync::Arc;
 
@@ -332,14 +334,121 @@ pub enum TermMismatch {
 }
 
 impl TermMismatch {
-    /// The same mismatch attributed to term `i`.
-    pub fn with_term(mut self, i: usize) -> Self {
-        match &mut self {
-            TermMismatch::Label { term, .. }
-            | TermMismatch::PropertyMissing { term, .. }
-            | TermMismatch::Property { term, .. } => *term = i,
+    /// The placement's field that failed: the requirement of the required term.
+    pub fn policy_path(&self) -> FieldPath {
+        match self {
+            TermMismatch::Label { term, mismatch } => {
+                let selector = required_term(*term).key("labelSelector");
+                match mismatch.requirement.source {
+                    RequirementSource::MatchExpressions(i) => {
+                        selector.key("matchExpressions").index(i)
+                    }
+                    RequirementSource::MatchLabels => {
+                        selector.key("matchLabels").key(&mismatch.requirement.key)
+                    }
+                }
+            }
+            TermMismatch::PropertyMissing {
+                term, expression, ..
+            }
+            | TermMismatch::Property {
+                term, expression, ..
+            } => required_term(*term)
+                .key("propertySelector")
+                .key("matchExpressions")
+                .index(*expression),
         }
-        self
+    }
+
+    /// The MemberCluster's field it read (absent from the cluster when the label or property
+    /// is missing).
+    pub fn cluster_path(&self) -> FieldPath {
+        match self {
+            TermMismatch::Label { mismatch, .. } => {
+                path(&["metadata", "labels"]).key(&mismatch.requirement.key)
+            }
+            TermMismatch::PropertyMissing { name, .. } | TermMismatch::Property { name, .. } => {
+                PropertyRef::parse(name).cluster_path()
+            }
+        }
+    }
+}
+
+/// `spec.policy.affinity.clusterAffinity.requiredDuringSchedulingIgnoredDuringExecution
+/// .clusterSelectorTerms[term]`.
+fn required_term(term: usize) -> FieldPath {
+    path(&[
+        "spec",
+        "policy",
+        "affinity",
+        "clusterAffinity",
+        "requiredDuringSchedulingIgnoredDuringExecution",
+        "clusterSelectorTerms",
+    ])
+    .index(term)
+}
+
+fn path(keys: &[&str]) -> FieldPath {
+    FieldPath(keys.iter().map(|k| PathSeg::Key(k.to_string())).collect())
+}
+
+impl FilterReason {
+    /// The placement's fields that decided: the failed requirement of each required term,
+    /// the tolerations, or the topology spread constraint.
+    pub fn policy_paths(&self) -> Vec<FieldPath> {
+        match self {
+            FilterReason::ClusterAffinityMismatch { terms } => {
+                terms.iter().map(TermMismatch::policy_path).collect()
+            }
+            FilterReason::Ineligible { .. } => Vec::new(),
+            FilterReason::TaintNotTolerated { .. } => {
+                vec![path(&["spec", "policy", "tolerations"])]
+            }
+            FilterReason::TopologySpreadViolated { constraint, .. } => {
+                vec![path(&["spec", "policy", "topologySpreadConstraints"]).index(*constraint)]
+            }
+        }
+    }
+
+    /// The MemberCluster's fields it read: the labels and properties of the failed
+    /// requirements, the taint, the topology label, or the status the eligibility checker read.
+    pub fn cluster_paths(&self) -> Vec<FieldPath> {
+        match self {
+            FilterReason::ClusterAffinityMismatch { terms } => {
+                terms.iter().map(TermMismatch::cluster_path).collect()
+            }
+            FilterReason::Ineligible { reason } => vec![match reason {
+                Ineligible::Left => path(&["metadata", "deletionTimestamp"]),
+                _ => path(&["status", "agentStatus"]),
+            }],
+            FilterReason::TaintNotTolerated { index, .. } => {
+                vec![path(&["spec", "taints"]).index(*index)]
+            }
+            FilterReason::TopologySpreadViolated { topology_key, .. } => {
+                vec![path(&["metadata", "labels"]).key(topology_key)]
+            }
+        }
+    }
+}
+
+impl ScoreBreakdown {
+    /// The placement's fields that scored: preferred terms and topology spread constraints
+    /// that added a non-zero score.
+    pub fn policy_paths(&self) -> Vec<FieldPath> {
+        let preferred = path(&[
+            "spec",
+            "policy",
+            "affinity",
+            "clusterAffinity",
+            "preferredDuringSchedulingIgnoredDuringExecution",
+        ]);
+        let constraints = path(&["spec", "policy", "topologySpreadConstraints"]);
+        let terms = self.affinity.iter().filter(|t| t.score != 0);
+        let spread = self.topology_spread.iter().filter(|c| c.score != 0);
+        terms
+            .map(|t| preferred.index(t.term))
+            .chain(spread.map(|c| constraints.index(c.constraint)))
+            .collect()
     }
 }
 
@@ -365,6 +474,9 @@ pub enum FilterReason {
     },
     /// A taint is not tolerated.
     TaintNotTolerated {
+        /// Its index in the cluster's `spec.taints` (where the playground points).
+        #[serde(skip)]
+        index: usize,
         // Shared: the fleet's one copy of each distinct taint's strings.
         /// Taint key.
         key: Arc<str>,

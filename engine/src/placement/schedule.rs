@@ -327,7 +327,12 @@ fn filtered_entry(
             // The explanation and the reason quote the fleet's shared copy of the taint.
             let id = *fleet.index.taints_of(i).get(pos as usize)?;
             let [key, value, effect] = fleet.index.taint_parts(id)?.clone();
-            let explanation = FilterReason::TaintNotTolerated { key, value, effect };
+            let explanation = FilterReason::TaintNotTolerated {
+                index: pos as usize,
+                key,
+                value,
+                effect,
+            };
             let reason = match fleet.index.distinct_taints().get(id as usize) {
                 Some(taint) => status::taint_filtered(taint.clone()),
                 None => status::filtered(&explanation),

@@ -183,13 +183,13 @@ pub fn filtered(reason: &FilterReason) -> ReasonText {
     ReasonText::new(ReasonKind::Unschedulable(match reason {
         FilterReason::ClusterAffinityMismatch { .. } => Unschedulable::Affinity,
         FilterReason::Ineligible { reason } => Unschedulable::Ineligible(reason.clone()),
-        FilterReason::TaintNotTolerated { key, value, effect } => {
-            Unschedulable::Taint(Arc::new(Taint {
-                key: key.to_string(),
-                value: value.to_string(),
-                effect: effect.to_string(),
-            }))
-        }
+        FilterReason::TaintNotTolerated {
+            key, value, effect, ..
+        } => Unschedulable::Taint(Arc::new(Taint {
+            key: key.to_string(),
+            value: value.to_string(),
+            effect: effect.to_string(),
+        })),
         FilterReason::TopologySpreadViolated {
             topology_key,
             max_skew,
@@ -301,7 +301,9 @@ pub fn explain(reason: &FilterReason) -> String {
             s
         }
         FilterReason::Ineligible { reason } => reason.message(),
-        FilterReason::TaintNotTolerated { key, value, effect } => {
+        FilterReason::TaintNotTolerated {
+            key, value, effect, ..
+        } => {
             format!("taint {key}={value}:{effect} is not tolerated")
         }
         FilterReason::TopologySpreadViolated {

@@ -106,7 +106,9 @@ fn filter_detail(explanation: &FilterReason) -> Html {
                 }) }
             </ul>
         },
-        FilterReason::TaintNotTolerated { key, value, effect } => html! {
+        FilterReason::TaintNotTolerated {
+            key, value, effect, ..
+        } => html! {
             <span class="observed">{ "taint " }<code>{ format!("{key}={value}:{effect}") }</code>{ " not tolerated" }</span>
         },
         FilterReason::TopologySpreadViolated {
