@@ -238,6 +238,33 @@ mod tests {
     use super::*;
 
     #[test]
+    fn timeout_options_read_go_durations_and_name_the_bad_one() {
+        use crate::placement::PlaceOptions;
+        let read = |v: serde_json::Value| serde_json::from_value::<PlaceOptions>(v);
+        let o = read(serde_json::json!({"at": "2026-01-01T12:00:00Z"})).map(|o| o.timeouts());
+        assert_eq!(o.ok(), Some(Timeouts::default()));
+        assert_eq!(Timeouts::default().heartbeat.0, 300_000_000_000);
+        let o = read(serde_json::json!({"at": "2026-01-01T12:00:00Z",
+            "clusterHeartbeatCheckTimeout": "1h30m", "clusterHealthCheckTimeout": "90s"}))
+        .map(|o| o.timeouts());
+        assert_eq!(
+            o.ok(),
+            Some(Timeouts {
+                heartbeat: CheckTimeout(5_400_000_000_000),
+                health: CheckTimeout(90_000_000_000),
+            })
+        );
+        let e = read(serde_json::json!({"at": "2026-01-01T12:00:00Z",
+            "clusterHealthCheckTimeout": "5 minutes"}))
+        .err()
+        .map(|e| e.to_string());
+        assert_eq!(
+            e.as_deref(),
+            Some("clusterHealthCheckTimeout: time: unknown unit \" minutes\" in duration \"5 minutes\"; a Go duration such as 5m or 1h30m is expected")
+        );
+    }
+
+    #[test]
     fn minutes_follow_go_duration() {
         assert_eq!(minutes(90 * 1_000_000_000), 1.5);
         assert_eq!(

@@ -79,12 +79,34 @@ pub struct PlaceOptions {
     pub at: DateTime<Utc>,
     /// The eligibility checker's heartbeat timeout (`5m`): a cluster whose member agent's
     /// last heartbeat is older is not eligible.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "heartbeat_timeout")]
     pub cluster_heartbeat_check_timeout: eligibility::CheckTimeout,
     /// The eligibility checker's health timeout (`5m`): a cluster whose Healthy condition
     /// has not been True for longer is not eligible.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "health_timeout")]
     pub cluster_health_check_timeout: eligibility::CheckTimeout,
+}
+
+/// A timeout option, its key named in the error (serde's own message would not say which).
+fn timeout<'de, D: serde::Deserializer<'de>>(
+    d: D,
+    key: &str,
+) -> Result<eligibility::CheckTimeout, D::Error> {
+    let text = String::deserialize(d)?;
+    eligibility::CheckTimeout::try_from(text)
+        .map_err(|e| serde::de::Error::custom(format!("{key}: {e}")))
+}
+
+fn heartbeat_timeout<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<eligibility::CheckTimeout, D::Error> {
+    timeout(d, "clusterHeartbeatCheckTimeout")
+}
+
+fn health_timeout<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<eligibility::CheckTimeout, D::Error> {
+    timeout(d, "clusterHealthCheckTimeout")
 }
 
 impl PlaceOptions {
