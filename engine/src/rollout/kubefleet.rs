@@ -521,10 +521,11 @@ pub(crate) fn rollouts(
                 ctx.warn(
                     doc,
                     "spec",
-                    &format!("run \"{name}\" does not initialize yet (the controller retries): {msg}"),
+                    &format!(
+                        "run \"{name}\" does not initialize yet (the controller retries): {msg}"
+                    ),
                 );
-                let mut r =
-                    not_initialised(&name, "ClusterStagedUpdateRun", msg, false, opts);
+                let mut r = not_initialised(&name, "ClusterStagedUpdateRun", msg, false, opts);
                 r.targets = Some(targets(&spec.placement_name, kf).2);
                 out.push(r);
             }
