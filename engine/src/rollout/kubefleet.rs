@@ -596,15 +596,15 @@ fn policy_index(placement: &str, snapshot: &str) -> Option<u64> {
 }
 
 /// The latest policy snapshot's name: the highest `<placement>-<index>` the placement's
-/// bindings name, else `<placement>-0` (a placement's first snapshot).
-fn latest_policy_snapshot(placement: &str, kf: &KubeFleetInput<'_>) -> String {
+/// bindings name; `None` when none names one.
+fn latest_policy_snapshot<'k>(placement: &str, kf: &'k KubeFleetInput<'_>) -> Option<&'k str> {
     kf.bindings
         .iter()
         .filter(|b| b.placement == placement)
         .filter_map(|b| b.policy_snapshot)
         .filter_map(|n| policy_index(placement, n).map(|i| (i, n)))
         .max()
-        .map_or_else(|| format!("{placement}-0"), |(_, n)| n.to_string())
+        .map(|(_, n)| n)
 }
 
 /// `initialize` (kubefleet `pkg/controllers/updaterun/initialization.go`), check by check in
@@ -633,8 +633,10 @@ fn init_run(
             "parent placement does not have an external rollout strategy, current strategy: {strategy_type}"
         )));
     }
-    // The latest policy snapshot: its Scheduled condition is the placement engine's.
-    let snapshot = latest_policy_snapshot(placement, kf);
+    // The latest policy snapshot: its Scheduled condition is the placement engine's. Unknown
+    // (no binding names one), it is named as a placement's first snapshot.
+    let latest = latest_policy_snapshot(placement, kf);
+    let snapshot = latest.map_or_else(|| format!("{placement}-0"), str::to_string);
     if kf.fully_scheduled.get(placement) == Some(&false) {
         return Err(failed(format!(
             "policy snapshot `{snapshot}` not fully scheduled yet"
@@ -644,7 +646,7 @@ fn init_run(
     // Unscheduled by now; otherwise the state is transient and the controller retries.
     if let Some(b) = kf.bindings.iter().find(|b| {
         b.placement == placement
-            && b.policy_snapshot.is_some_and(|n| n != snapshot)
+            && latest.is_some_and(|l| b.policy_snapshot.is_some_and(|n| n != l))
             && b.state.as_deref() != Some("Unscheduled")
     }) {
         return Err(InitError::Retry(format!(
