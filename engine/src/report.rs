@@ -301,15 +301,17 @@ mod tests {
             "horizon": "24h",
             "approveAll": true,
             "kubefleet.stuckThreshold": "10m",
+            "clusterHeartbeatCheckTimeout": "15m",
         }));
         let Ok(o) = o else { panic!("{o:?}") };
+        assert_eq!(o.place.timeouts().heartbeat.0, 15 * 60 * 1_000_000_000);
         assert_eq!(o.budgets.horizon.as_deref(), Some("24h"));
         assert!(o.rollout.approve_all);
         assert_eq!(o.rollout.kubefleet.stuck_threshold, "10m");
         let e = EvaluateOptions::from_value(&json!({"at": "2026-03-04T12:00:00Z", "horizn": "1h"}));
         assert_eq!(
             e.err().as_deref(),
-            Some("invalid options: unknown option \"horizn\"; accepted: approveAll, at, azure, defaultDuration, durations, events, fail, horizon, horizonDays, karpenterVersion, kubefleet, observe, pending, skip, start")
+            Some("invalid options: unknown option \"horizn\"; accepted: approveAll, at, azure, clusterHealthCheckTimeout, clusterHeartbeatCheckTimeout, defaultDuration, durations, events, fail, horizon, horizonDays, karpenterVersion, kubefleet, observe, pending, skip, start")
         );
     }
 }

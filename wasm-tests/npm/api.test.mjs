@@ -251,7 +251,7 @@ test('misuse of the API throws a TypeError that says what was wrong', () => {
     [() => fp.budgets('', { horizon: 24 }), /budgets\(\): invalid options: invalid type: integer `24`, expected a string/],
     [() => fp.validate({}), /validate\(yaml, options\?\): yaml must be a string/],
     // Unknown option keys are refused, with the accepted ones (no silent default).
-    [() => fp.place('', { at: AT, horizn: '1h' }), /place\(\): invalid options: unknown field `horizn`, expected `at`/],
+    [() => fp.place('', { at: AT, horizn: '1h' }), /place\(\): invalid options: unknown field `horizn`, expected one of `at`, `clusterHeartbeatCheckTimeout`, `clusterHealthCheckTimeout`/],
     [() => fp.evaluate('', { at: AT, horizn: '1h' }), /evaluate\(\): invalid options: unknown option "horizn"; accepted: approveAll, at, azure, /],
     [() => fp.place('', { source: 1 }), /options\.source .* must be a string/],
   ];

@@ -78,6 +78,11 @@ pub struct MemberClusterStatus {
     /// `MemberAgent` entry (even `[]`) is honoured: the agent is not online.
     #[serde(default)]
     pub agent_status: Option<Vec<AgentStatus>>,
+    /// `namespaces`: the namespaces on the member cluster (name → the Work that created it),
+    /// read by the NamespaceAffinity filter of a `ResourcePlacement` when the
+    /// `NamespaceCollectionSucceeded` condition is present.
+    #[serde(default)]
+    pub namespaces: Option<SortedMap<String, String>>,
 }
 
 /// A property value as published by a property provider (a string; parsed when used).

@@ -42,18 +42,21 @@ pub struct FleetCluster {
     pub available: SortedMap<String, QuantityValue>,
     /// No `status` was given: written by hand (assumed joined and healthy).
     pub assumed_healthy: bool,
+    /// What the NamespaceAffinity filter reads (`status.namespaces` and its condition).
+    pub namespaces: eligibility::Namespaces,
 }
 
 impl FleetCluster {
     /// Builds the scheduler's view of a MemberCluster at `at`.
-    pub fn new(mc: MemberCluster, at: DateTime<Utc>) -> Self {
+    pub fn new(mc: MemberCluster, at: DateTime<Utc>, timeouts: eligibility::Timeouts) -> Self {
         let leaving = mc
             .metadata
             .deletion_timestamp
             .as_deref()
             .is_some_and(|t| !t.is_empty());
-        let eligibility = eligibility::check(&mc, leaving, at);
+        let eligibility = eligibility::check(&mc, leaving, at, timeouts);
         let assumed_healthy = mc.status.is_none();
+        let namespaces = eligibility::Namespaces::of(&mc);
         let status = mc.status.unwrap_or_default();
         let properties = status.properties.map_values(|v| PropertyEntry {
             parsed: Quantity::parse(&v.value),
@@ -70,6 +73,7 @@ impl FleetCluster {
             allocatable: status.resource_usage.allocatable,
             available: status.resource_usage.available,
             assumed_healthy,
+            namespaces,
         }
     }
 }

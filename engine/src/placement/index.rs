@@ -526,6 +526,7 @@ mod tests {
             allocatable: SortedMap::new(),
             available: SortedMap::new(),
             assumed_healthy: false,
+            namespaces: Default::default(),
         }
     }
 

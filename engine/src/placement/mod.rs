@@ -77,12 +77,54 @@ pub const KINDS: &[KindInfo] = &[
 pub struct PlaceOptions {
     /// The evaluation instant ("now" for heartbeats and health).
     pub at: DateTime<Utc>,
+    /// The eligibility checker's heartbeat timeout (`5m`): a cluster whose member agent's
+    /// last heartbeat is older is not eligible.
+    #[serde(default, deserialize_with = "heartbeat_timeout")]
+    pub cluster_heartbeat_check_timeout: eligibility::CheckTimeout,
+    /// The eligibility checker's health timeout (`5m`): a cluster whose Healthy condition
+    /// has not been True for longer is not eligible.
+    #[serde(default, deserialize_with = "health_timeout")]
+    pub cluster_health_check_timeout: eligibility::CheckTimeout,
+}
+
+/// A timeout option, its key named in the error (serde's own message would not say which).
+fn timeout<'de, D: serde::Deserializer<'de>>(
+    d: D,
+    key: &str,
+) -> Result<eligibility::CheckTimeout, D::Error> {
+    let text = String::deserialize(d)?;
+    eligibility::CheckTimeout::try_from(text)
+        .map_err(|e| serde::de::Error::custom(format!("{key}: {e}")))
+}
+
+fn heartbeat_timeout<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<eligibility::CheckTimeout, D::Error> {
+    timeout(d, "clusterHeartbeatCheckTimeout")
+}
+
+fn health_timeout<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<eligibility::CheckTimeout, D::Error> {
+    timeout(d, "clusterHealthCheckTimeout")
 }
 
 impl PlaceOptions {
-    /// Options for an evaluation at `at`.
+    /// Options for an evaluation at `at`, with the checker's default timeouts.
     pub fn at(at: DateTime<Utc>) -> Self {
-        PlaceOptions { at }
+        PlaceOptions {
+            at,
+            cluster_heartbeat_check_timeout: eligibility::CheckTimeout::default(),
+            cluster_health_check_timeout: eligibility::CheckTimeout::default(),
+        }
+    }
+
+    /// The eligibility checker's thresholds.
+    pub fn timeouts(&self) -> eligibility::Timeouts {
+        eligibility::Timeouts {
+            heartbeat: self.cluster_heartbeat_check_timeout,
+            health: self.cluster_health_check_timeout,
+        }
     }
 }
 
@@ -155,7 +197,7 @@ pub fn prepare(input: &Input, options: &PlaceOptions) -> Prepared {
             ));
             continue;
         }
-        clusters.push(FleetCluster::new(c, options.at));
+        clusters.push(FleetCluster::new(c, options.at, options.timeouts()));
     }
     let fleet = Fleet::new(clusters);
     let notices = fleet_notices(input, &fleet, options.at);
@@ -182,10 +224,10 @@ pub fn prepare(input: &Input, options: &PlaceOptions) -> Prepared {
                 doc.error(&f.path, f.message)
             });
         }
-        if doc.kind == "ResourcePlacement" {
+        if doc.kind == "ResourcePlacement" && crp.metadata.namespace.is_none() {
             diags.push(doc.warning(
-                &FieldPath::root(),
-                "NamespaceAffinity is not evaluated: the namespace is assumed to exist on every cluster",
+                &FieldPath::parse("metadata"),
+                "a ResourcePlacement without metadata.namespace is evaluated in \"default\" (where kubectl creates it without --namespace)",
             ));
         }
         placements.push(PreparedPlacement {
@@ -405,7 +447,17 @@ pub fn compile(placement: &ClusterResourcePlacement, fleet: &Fleet) -> Result<Po
             spread::Spread::default()
         },
         tolerations,
+        namespace: None,
     })
+}
+
+/// A ResourcePlacement's namespace: as written, else `default` (kubectl's without
+/// `--namespace`; a warning says so).
+fn placement_namespace(meta: &crate::model::meta::ObjectMeta) -> String {
+    meta.namespace
+        .clone()
+        .filter(|n| !n.is_empty())
+        .unwrap_or_else(|| "default".to_string())
 }
 
 /// Schedules one prepared placement.
@@ -423,7 +475,10 @@ pub fn schedule_one(prepared: &Prepared, p: &PreparedPlacement) -> PlacementResu
         .map(|b| b.binding.clone())
         .collect();
     let mut result = match compile(&p.placement, &prepared.fleet) {
-        Ok(policy) => {
+        Ok(mut policy) => {
+            if p.kind == "ResourcePlacement" {
+                policy.namespace = Some(placement_namespace(meta));
+            }
             let mut r = schedule::run(&prepared.fleet, &policy, &bindings);
             let wanted = match policy.placement_type {
                 PlacementType::PickAll => 0,
@@ -446,7 +501,7 @@ pub fn schedule_one(prepared: &Prepared, p: &PreparedPlacement) -> PlacementResu
     };
     result.name = meta.name.clone();
     result.namespace = if p.kind == "ResourcePlacement" {
-        meta.namespace.clone()
+        Some(placement_namespace(meta))
     } else {
         None
     };

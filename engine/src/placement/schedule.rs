@@ -62,6 +62,9 @@ pub struct Policy {
     pub spread: Spread,
     /// Tolerations, operator defaulted.
     pub tolerations: Vec<Toleration>,
+    /// A `ResourcePlacement`'s namespace: the NamespaceAffinity filter runs (PickAll and
+    /// PickN; PickFixed only checks eligibility). `None` for a ClusterResourcePlacement.
+    pub namespace: Option<String>,
 }
 
 /// State of an existing binding.
@@ -96,6 +99,9 @@ enum Static {
     Pass,
     Affinity,
     Ineligible,
+    /// NamespaceAffinity: `true` when the namespace is missing, `false` when the cluster lists
+    /// no namespaces at all.
+    Namespace(bool),
     // Position in the cluster's taint list; u32 keeps the per-cluster list at 8 bytes.
     Taint(u32),
 }
@@ -221,7 +227,8 @@ fn picked_decision(fleet: &Fleet, i: usize, affinity: i32, topology: i32) -> Dec
     }
 }
 
-/// The static filter chain: ClusterAffinity → ClusterEligibility → TaintToleration.
+/// The static filter chain: ClusterAffinity → ClusterEligibility → NamespaceAffinity (a
+/// ResourcePlacement) → TaintToleration (`pkg/scheduler/profile/profile.go`'s order).
 fn static_filter(fleet: &Fleet, policy: &Policy) -> Result<Vec<Static>, CycleError> {
     let check_affinity = !policy.required.is_empty();
     // Whether each of the fleet's distinct taints is tolerated, worked out once.
@@ -255,6 +262,16 @@ fn static_filter(fleet: &Fleet, policy: &Policy) -> Result<Vec<Static>, CycleErr
         if !fleet.index.eligible(i) {
             out.push(Static::Ineligible);
             continue;
+        }
+        if let Some(ns) = &policy.namespace {
+            let miss = fleet.clusters.get(i).and_then(|c| c.namespaces.filter(ns));
+            if let Some(reason) = miss {
+                out.push(Static::Namespace(matches!(
+                    reason,
+                    super::eligibility::Ineligible::NamespaceNotFound { .. }
+                )));
+                continue;
+            }
         }
         // The first taint (in list order) that no toleration tolerates.
         match fleet
@@ -322,6 +339,14 @@ fn filtered_entry(
         },
         Static::Ineligible => FilterReason::Ineligible {
             reason: fleet.clusters.get(i)?.eligibility.clone().err()?,
+        },
+        Static::Namespace(missing) => FilterReason::Ineligible {
+            reason: match (missing, &policy.namespace) {
+                (true, Some(ns)) => super::eligibility::Ineligible::NamespaceNotFound {
+                    namespace: ns.clone(),
+                },
+                _ => super::eligibility::Ineligible::NoNamespaceInformation,
+            },
         },
         Static::Taint(pos) => {
             // The explanation and the reason quote the fleet's shared copy of the taint.

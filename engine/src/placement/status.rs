@@ -12,6 +12,9 @@ use std::sync::{Arc, OnceLock};
 pub fn plugin(reason: &FilterReason) -> &'static str {
     match reason {
         FilterReason::ClusterAffinityMismatch { .. } => "ClusterAffinity",
+        FilterReason::Ineligible { reason } if reason.is_namespace_affinity() => {
+            "NamespaceAffinity"
+        }
         FilterReason::Ineligible { .. } => "ClusterEligibility",
         FilterReason::TaintNotTolerated { .. } => "TaintToleration",
         FilterReason::TopologySpreadViolated { .. } => "TopologySpreadConstraints",

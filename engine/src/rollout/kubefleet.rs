@@ -20,6 +20,10 @@ use std::rc::Rc;
 
 /// Label on bindings naming their placement.
 pub const PARENT_CRP_LABEL: &str = "kubernetes-fleet.io/parent-CRP";
+/// Label on resource snapshots: their index.
+const RESOURCE_INDEX_LABEL: &str = "kubernetes-fleet.io/resource-index";
+/// Annotation on the master resource snapshot of an index.
+const RESOURCE_HASH_ANNOTATION: &str = "kubernetes-fleet.io/resource-hash";
 /// Annotation overriding a cluster's simulated duration.
 pub const DURATION_ANNOTATION: &str = super::azure::DURATION_ANNOTATION;
 
@@ -27,9 +31,23 @@ pub const DURATION_ANNOTATION: &str = super::azure::DURATION_ANNOTATION;
 /// when they are plain strings.
 struct Binding<'a> {
     placement: &'a str,
+    /// `metadata.name` (named when an old-snapshot binding holds the run back).
+    name: &'a str,
     cluster: Cow<'a, str>,
     /// `None`: `Scheduled` (the default).
     state: Option<Cow<'a, str>>,
+    /// `spec.schedulingPolicySnapshotName` when given.
+    policy_snapshot: Option<&'a str>,
+}
+
+/// A `ClusterResourceSnapshot`: what `resourceSnapshotIndex` is checked against.
+struct ResourceSnapshot<'a> {
+    /// `kubernetes-fleet.io/parent-CRP`.
+    placement: &'a str,
+    /// `kubernetes-fleet.io/resource-index`.
+    index: Option<&'a str>,
+    /// Has the `kubernetes-fleet.io/resource-hash` annotation (the group's master snapshot).
+    master: bool,
 }
 
 /// KubeFleet documents, decoded (MemberClusters and bindings borrowed from the input).
@@ -39,6 +57,10 @@ pub(crate) struct KubeFleetInput<'a> {
     placements: SortedMap<String, (&'a Document, PlacementRolloutSpec)>,
     strategies: SortedMap<String, (StagedUpdateStrategySpec, bool)>,
     bindings: Vec<Binding<'a>>,
+    resource_snapshots: Vec<ResourceSnapshot<'a>>,
+    /// Per ClusterResourcePlacement: whether the placement engine's Scheduled condition is
+    /// True (the latest policy snapshot's `Scheduled` condition).
+    fully_scheduled: SortedMap<String, bool>,
     /// Approved `ClusterApprovalRequest`s: name and when the Approved condition turned True.
     approvals: Vec<(String, Option<i64>)>,
     /// The placement engine's decision per ClusterResourcePlacement name: selected clusters
@@ -151,12 +173,39 @@ pub(crate) fn read<'a>(
             .find(|(k, _)| *k == PARENT_CRP_LABEL)
             .map(|(_, v)| v)
             .unwrap_or_default();
+        let policy_snapshot = doc
+            .spec()
+            .and_then(|s| s.get("schedulingPolicySnapshotName"))
+            .and_then(crate::input::Node::as_scalar)
+            .filter(|s| !s.is_empty());
         bindings.push(Binding {
             placement,
+            name: doc.name.as_deref().unwrap_or_default(),
             cluster,
             state,
+            policy_snapshot,
         });
     }
+    let resource_snapshots = input
+        .of_kind("ClusterResourceSnapshot")
+        .map(|doc| {
+            let label = |key: &str| doc.labels().find(|(k, _)| *k == key).map(|(_, v)| v);
+            ResourceSnapshot {
+                placement: label(PARENT_CRP_LABEL).unwrap_or_default(),
+                index: label(RESOURCE_INDEX_LABEL),
+                master: doc
+                    .annotations()
+                    .and_then(|a| a.get(RESOURCE_HASH_ANNOTATION))
+                    .and_then(crate::input::Node::as_scalar)
+                    .is_some_and(|h| !h.is_empty()),
+            }
+        })
+        .collect();
+    let fully_scheduled = scheduled
+        .iter()
+        .filter(|p| p.kind == "ClusterResourcePlacement")
+        .map(|p| (p.name.clone(), p.condition.status == "True"))
+        .collect();
     let decided = scheduled
         .iter()
         .filter(|p| p.kind == "ClusterResourcePlacement" && p.cycle_error.is_none())
@@ -205,6 +254,8 @@ pub(crate) fn read<'a>(
         placements: SortedMap::from_entries(placements),
         strategies: SortedMap::from_entries(strategies),
         bindings,
+        resource_snapshots,
+        fully_scheduled: SortedMap::from_entries(fully_scheduled),
     }
 }
 
@@ -347,12 +398,28 @@ fn targets<'k>(name: &str, kf: &'k KubeFleetInput<'_>) -> (Vec<&'k str>, Vec<&'k
 }
 
 fn init_failed(name: &str, kind: &str, message: String, opts: &RolloutOptions) -> Rollout {
+    not_initialised(name, kind, message, true, opts)
+}
+
+/// A run without stages: `Initialized=False` (`failed`), or no condition yet while the
+/// controller retries.
+fn not_initialised(
+    name: &str,
+    kind: &str,
+    message: String,
+    failed: bool,
+    opts: &RolloutOptions,
+) -> Rollout {
     Rollout {
         name: name.to_string(),
         kind: kind.to_string(),
         system: System::Kubefleet,
-        state: State::InitFailed,
-        reason: Some("UpdateRunInitializedFailed".into()),
+        state: if failed {
+            State::InitFailed
+        } else {
+            State::NotStarted
+        },
+        reason: failed.then(|| "UpdateRunInitializedFailed".into()),
         message: Some(message),
         start: None,
         end: None,
@@ -363,6 +430,55 @@ fn init_failed(name: &str, kind: &str, message: String, opts: &RolloutOptions) -
         assumptions: super::assumptions::staged(opts),
         targets: None,
     }
+}
+
+/// `recordOverrideSnapshots` / `getResourceSnapshotObjs`: a given `resourceSnapshotIndex`
+/// must be an integer ≥ 0 naming resource snapshots of the placement, one of them the master.
+/// When the input holds no ClusterResourceSnapshot of the placement, the index is taken to
+/// exist (the snapshots are rarely part of what is evaluated); without an index the
+/// controller takes a new snapshot, which always succeeds.
+fn check_resource_snapshot(
+    placement: &str,
+    spec: &StagedUpdateRunSpec,
+    kf: &KubeFleetInput<'_>,
+) -> Result<(), InitError> {
+    let Some(idx) = spec
+        .resource_snapshot_index
+        .as_deref()
+        .filter(|s| !s.is_empty())
+    else {
+        return Ok(());
+    };
+    let n = match super::intstr::go_atoi(idx) {
+        Some(n) if n >= 0 => n,
+        _ => {
+            return Err(user_error(format!(
+                "invalid resource snapshot index `{idx}` provided, expected an integer >= 0"
+            )))
+        }
+    };
+    let mut of_placement = kf
+        .resource_snapshots
+        .iter()
+        .filter(|r| r.placement == placement)
+        .peekable();
+    if of_placement.peek().is_none() {
+        return Ok(());
+    }
+    // The list selects on the label's text: index "01" does not find label "1".
+    let with_index: Vec<&ResourceSnapshot<'_>> =
+        of_placement.filter(|r| r.index == Some(idx)).collect();
+    if with_index.is_empty() {
+        return Err(user_error(format!(
+            "no resourceSnapshots with index `{n}` found for placement `/{placement}`"
+        )));
+    }
+    if !with_index.iter().any(|r| r.master) {
+        return Err(unexpected(format!(
+            "no master resourceSnapshot found for placement /{placement}"
+        )));
+    }
+    Ok(())
 }
 
 /// Plans and simulates every ClusterStagedUpdateRun and RollingUpdate placement.
@@ -389,8 +505,8 @@ pub(crate) fn rollouts(
                 continue;
             }
         };
-        match init_run(&name, &spec, kf, opts) {
-            Err(msg) => {
+        match init_run(&name, &spec, kf) {
+            Err(InitError::Failed(msg)) => {
                 ctx.layered(
                     doc,
                     "spec",
@@ -398,6 +514,18 @@ pub(crate) fn rollouts(
                     format!("run \"{name}\" fails to initialize: {msg}"),
                 );
                 let mut r = init_failed(&name, "ClusterStagedUpdateRun", msg, opts);
+                r.targets = Some(targets(&spec.placement_name, kf).2);
+                out.push(r);
+            }
+            Err(InitError::Retry(msg)) => {
+                ctx.warn(
+                    doc,
+                    "spec",
+                    &format!(
+                        "run \"{name}\" does not initialize yet (the controller retries): {msg}"
+                    ),
+                );
+                let mut r = not_initialised(&name, "ClusterStagedUpdateRun", msg, false, opts);
                 r.targets = Some(targets(&spec.placement_name, kf).2);
                 out.push(r);
             }
@@ -429,65 +557,114 @@ pub(crate) fn rollouts(
     out
 }
 
+/// Why a staged run does not initialise (`initialization.go`).
+enum InitError {
+    /// `Initialized=False` with this condition message; not retried.
+    Failed(String),
+    /// A transient state: the controller returns the error and retries; no condition.
+    Retry(String),
+}
+
+/// `errValidationFailed` wrapping `msg`: the `Initialized=False` condition's message.
+fn failed(msg: impl std::fmt::Display) -> InitError {
+    InitError::Failed(format!(
+        "cannot continue the updateRun: failed to validate the updateRun: {msg}"
+    ))
+}
+
+/// `controller.NewUserError` inside `errValidationFailed`.
+fn user_error(msg: impl std::fmt::Display) -> InitError {
+    failed(format!(
+        "failed to process the request due to a client error: {msg}"
+    ))
+}
+
+/// `controller.NewUnexpectedBehaviorError` inside `errValidationFailed`.
+fn unexpected(msg: impl std::fmt::Display) -> InitError {
+    failed(format!(
+        "unexpected behavior which cannot be handled by the controller: {msg}"
+    ))
+}
+
+/// The index of a policy snapshot named `<placement>-<index>` (`PolicySnapshotNameFmt`).
+fn policy_index(placement: &str, snapshot: &str) -> Option<u64> {
+    let digits = snapshot.strip_prefix(placement)?.strip_prefix('-')?;
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits.parse().ok()
+}
+
+/// The latest policy snapshot's name: the highest `<placement>-<index>` the placement's
+/// bindings name; `None` when none names one.
+fn latest_policy_snapshot<'k>(placement: &str, kf: &'k KubeFleetInput<'_>) -> Option<&'k str> {
+    kf.bindings
+        .iter()
+        .filter(|b| b.placement == placement)
+        .filter_map(|b| b.policy_snapshot)
+        .filter_map(|n| policy_index(placement, n).map(|i| (i, n)))
+        .max()
+        .map(|(_, n)| n)
+}
+
+/// `initialize` (kubefleet `pkg/controllers/updaterun/initialization.go`), check by check in
+/// its order: the placement (`validatePlacement`), the latest policy snapshot
+/// (`determinePolicySnapshot`), the bindings (`collectScheduledClusters`), the stages
+/// (`generateStagesByStrategy`), then the resource snapshot (`recordOverrideSnapshots`).
 fn init_run(
     name: &str,
     spec: &StagedUpdateRunSpec,
     kf: &KubeFleetInput<'_>,
-    opts: &RolloutOptions,
-) -> Result<Vec<ExecStage>, String> {
+) -> Result<Vec<ExecStage>, InitError> {
     let _ = name;
-    let Some((_, crp)) = kf.placements.get(&spec.placement_name) else {
-        return Err(format!(
-            "parent placement `{}` is not found",
-            spec.placement_name
-        ));
+    let placement = spec.placement_name.as_str();
+    let Some((_, crp)) = kf.placements.get(placement) else {
+        return Err(user_error("parent placement not found"));
     };
-    let external = crp
+    // The strategy type after `SetPlacementDefaults` (RollingUpdate when unset).
+    let strategy_type = crp
         .strategy
         .as_ref()
         .and_then(|s| s.strategy_type.as_deref())
-        == Some("External");
-    if !external {
-        return Err("parent placement does not have an external rollout strategy".into());
+        .filter(|t| !t.is_empty())
+        .unwrap_or("RollingUpdate");
+    if strategy_type != "External" {
+        return Err(user_error(format!(
+            "parent placement does not have an external rollout strategy, current strategy: {strategy_type}"
+        )));
     }
-    let Some((strategy, valid)) = kf.strategies.get(&spec.staged_rollout_strategy_name) else {
-        return Err(format!(
-            "ClusterStagedUpdateStrategy `{}` is not found",
-            spec.staged_rollout_strategy_name
-        ));
-    };
-    if !valid {
-        return Err(format!(
-            "ClusterStagedUpdateStrategy `{}` is invalid (it would be rejected at admission)",
-            spec.staged_rollout_strategy_name
-        ));
+    // The latest policy snapshot: its Scheduled condition is the placement engine's. Unknown
+    // (no binding names one), it is named as a placement's first snapshot.
+    let latest = latest_policy_snapshot(placement, kf);
+    let snapshot = latest.map_or_else(|| format!("{placement}-0"), str::to_string);
+    if kf.fully_scheduled.get(placement) == Some(&false) {
+        return Err(failed(format!(
+            "policy snapshot `{snapshot}` not fully scheduled yet"
+        )));
     }
-    for s in &strategy.stages {
-        staged::validate_after_stage_tasks(&s.after_stage_tasks)?;
+    // collectScheduledClusters: a binding made for an older policy snapshot must be
+    // Unscheduled by now; otherwise the state is transient and the controller retries.
+    if let Some(b) = kf.bindings.iter().find(|b| {
+        b.placement == placement
+            && latest.is_some_and(|l| b.policy_snapshot.is_some_and(|n| n != l))
+            && b.state.as_deref() != Some("Unscheduled")
+    }) {
+        return Err(InitError::Retry(format!(
+            "binding `/{}` with old policy snapshot `/{}` has state {}, we might observe a transient state, need retry",
+            b.name,
+            b.policy_snapshot.unwrap_or_default(),
+            b.state.as_deref().unwrap_or("")
+        )));
     }
-    if let Some(idx) = spec
-        .resource_snapshot_index
-        .as_deref()
-        .filter(|s| !s.is_empty())
-    {
-        match super::intstr::go_atoi(idx) {
-            Some(n) if n >= 0 => {}
-            _ => {
-                return Err(format!(
-                    "invalid resource snapshot index `{idx}` provided, expected an integer >= 0"
-                ))
-            }
-        }
-    }
-    let (selected, delete, _) = targets(&spec.placement_name, kf);
-    // initialization.go: nothing to update and nothing to delete is a validation failure
-    // (Initialized=False, not retried).
+    let (selected, delete, _) = targets(placement, kf);
+    // Nothing to update and nothing to delete is a validation failure (not retried).
     if selected.is_empty() && delete.is_empty() {
-        return Err(format!(
-            "no scheduled or to-be-deleted bindings found for the latest policy snapshot of placement `{}`",
-            spec.placement_name
-        ));
+        return Err(failed(format!(
+            "no scheduled or to-be-deleted bindings found for the latest policy snapshot /{snapshot}"
+        )));
     }
+    // `PolicyObservedClusterCount`: the snapshot's number-of-clusters annotation (PickN, the
+    // policy's numberOfClusters) or its clusterNames (PickFixed); PickAll takes any count.
     if let Some(p) = &crp.policy {
         let want = match p.placement_type.as_deref() {
             Some("PickN") => p.number_of_clusters,
@@ -496,18 +673,54 @@ fn init_run(
         };
         if let Some(w) = want {
             if w != selected.len() as i64 {
-                return Err(format!(
+                return Err(unexpected(format!(
                     "the number of selected bindings {} is not equal to the observed cluster count {w}",
                     selected.len()
-                ));
+                )));
             }
         }
     }
+    let strategy_name = spec.staged_rollout_strategy_name.as_str();
+    let Some((strategy, valid)) = kf.strategies.get(strategy_name) else {
+        return Err(user_error(format!(
+            "referenced updateStrategy not found: `/{strategy_name}`"
+        )));
+    };
+    if !valid {
+        return Err(failed(format!(
+            "ClusterStagedUpdateStrategy `{strategy_name}` is invalid (it would be rejected at admission)"
+        )));
+    }
+    // Stage by stage, a stage's after-stage tasks are checked before its clusters: the
+    // stages before the first invalid one are computed first (their errors win), then that
+    // stage's task error is reported.
+    let bad_tasks = strategy.stages.iter().enumerate().find_map(|(i, s)| {
+        staged::validate_after_stage_tasks(&s.after_stage_tasks)
+            .err()
+            .map(|e| (i, s.name.as_str(), e))
+    });
+    // Every stage error is a user error (the missing-cluster one wraps only its first part,
+    // which reads the same).
+    let stage_error = user_error;
+    if let Some((i, stage, e)) = bad_tasks {
+        let before = strategy.stages.get(..i).unwrap_or_default();
+        if let Err(e) = staged::compute_stages(before, &kf.clusters, &selected, &delete) {
+            if !e.starts_with(staged::NOT_PLACED) {
+                return Err(stage_error(e));
+            }
+        }
+        return Err(user_error(format!(
+            "the after stage tasks are invalid, updateStrategy: `/{strategy_name}`, stage: {stage}, err: {e}"
+        )));
+    }
     let (computed, deletion) =
-        staged::compute_stages(&strategy.stages, &kf.clusters, &selected, &delete)?;
+        staged::compute_stages(&strategy.stages, &kf.clusters, &selected, &delete)
+            .map_err(stage_error)?;
+    check_resource_snapshot(placement, spec, kf)?;
     let mut out = Vec::new();
     for (cfg, st) in strategy.stages.iter().zip(computed) {
-        let concurrency = staged::max_concurrency(cfg.max_concurrency.as_ref(), st.clusters.len())?;
+        let concurrency = staged::max_concurrency(cfg.max_concurrency.as_ref(), st.clusters.len())
+            .map_err(InitError::Failed)?;
         let after_wait = cfg
             .after_stage_tasks
             .iter()
@@ -531,7 +744,6 @@ fn init_run(
             deletion: false,
         });
     }
-    let _ = opts;
     out.push(ExecStage {
         name: staged::DELETE_STAGE.into(),
         clusters: deletion,

@@ -55,6 +55,10 @@ pub const KINDS: &[KindInfo] = &[
         api_versions: KF,
     },
     KindInfo {
+        kind: "ClusterResourceSnapshot",
+        api_versions: KF,
+    },
+    KindInfo {
         kind: "ClusterResourcePlacement",
         api_versions: KF,
     },
@@ -173,7 +177,7 @@ impl Ctx {
 }
 
 /// Every kind the rollout readers take.
-const READ_KINDS: [&str; 11] = [
+const READ_KINDS: [&str; 12] = [
     "ClusterApprovalRequest",
     "FleetMember",
     "FleetUpdateStrategy",
@@ -185,6 +189,7 @@ const READ_KINDS: [&str; 11] = [
     "ClusterStagedUpdateStrategy",
     "ClusterResourceBinding",
     "ClusterStagedUpdateRun",
+    "ClusterResourceSnapshot",
 ];
 
 /// The documents of [`READ_KINDS`], one list per kind in input order, sorted out in one pass

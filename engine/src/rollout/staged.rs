@@ -352,6 +352,21 @@ pub struct ComputedStage {
     pub clusters: Vec<Rc<str>>,
 }
 
+/// How [`compute_stages`]'s error for scheduled clusters in no stage begins.
+pub const NOT_PLACED: &str = "some clusters are not placed in any stage";
+
+/// Go's `strconv.Atoi` error for a text it refuses (label values are plain ASCII, so Go's
+/// quoting is plain double quotes).
+fn atoi_error(v: &str) -> String {
+    let body = v.strip_prefix(['+', '-']).unwrap_or(v);
+    let why = if !body.is_empty() && body.bytes().all(|b| b.is_ascii_digit()) {
+        "value out of range"
+    } else {
+        "invalid syntax"
+    };
+    format!("strconv.Atoi: parsing \"{v}\": {why}")
+}
+
 /// `computeRunStageStatus` (R-KF-20 … R-KF-26). `selected` are the scheduled clusters,
 /// `to_delete` the clusters of Unscheduled bindings, both in byte order without repeats.
 pub fn compute_stages(
@@ -450,8 +465,9 @@ pub fn compute_stages(
                     let v = v.unwrap_or("");
                     let n = super::intstr::go_atoi(v).ok_or_else(|| {
                         format!(
-                            "the sorting label `{key}:{v}` on cluster `{}` is not valid",
-                            c.name
+                            "the sorting label `{key}:{v}` on cluster `{}` is not valid: {}",
+                            c.name,
+                            atoi_error(v)
                         )
                     })?;
                     keyed.push((n, i));
@@ -491,7 +507,7 @@ pub fn compute_stages(
             .collect();
         let shown: Vec<&str> = missing.iter().take(10).copied().collect();
         return Err(format!(
-            "some clusters are not placed in any stage, total {}, showing up to 10: {}",
+            "{NOT_PLACED}, total {}, showing up to 10: {}",
             missing.len(),
             shown.join(", ")
         ));

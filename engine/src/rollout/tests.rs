@@ -282,7 +282,7 @@ fn compute_stages_reports_the_walks_first_failure() {
     let input = clusters(&[("y", "ring: a, order: q, zone: x")]);
     assert_eq!(
         run(&input, &three),
-        Err("the sorting label `order:q` on cluster `y` is not valid".to_string())
+        Err("the sorting label `order:q` on cluster `y` is not valid: strconv.Atoi: parsing \"q\": invalid syntax".to_string())
     );
     // Without failures: stage a sorted by the label, then name.
     let input = clusters(&[
@@ -305,9 +305,54 @@ fn compute_stages_reports_the_walks_first_failure() {
 }
 
 /// initialization.go: a staged run with no cluster to update and none to delete fails to
-/// initialise (Initialized=False is terminal), whatever the strategy.
+/// initialise (Initialized=False is terminal), whatever the strategy: here a PickAll whose
+/// affinity matches no cluster (the policy is fulfilled with 0 clusters).
 #[test]
 fn a_staged_run_with_nothing_to_update_fails_to_initialise() {
+    let yaml = "\
+apiVersion: cluster.kubernetes-fleet.io/v1beta1
+kind: MemberCluster
+metadata: {name: a, labels: {env: prod}}
+---
+apiVersion: placement.kubernetes-fleet.io/v1beta1
+kind: ClusterResourcePlacement
+metadata: {name: web}
+spec:
+  policy:
+    placementType: PickAll
+    affinity: {clusterAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {clusterSelectorTerms: [{labelSelector: {matchLabels: {env: staging}}}]}}}
+  strategy: {type: External}
+---
+apiVersion: placement.kubernetes-fleet.io/v1beta1
+kind: ClusterStagedUpdateStrategy
+metadata: {name: s}
+spec:
+  stages: [{name: prod, labelSelector: {matchLabels: {env: prod}}}]
+---
+apiVersion: placement.kubernetes-fleet.io/v1beta1
+kind: ClusterStagedUpdateRun
+metadata: {name: r}
+spec: {placementName: web, stagedRolloutStrategyName: s, state: Run}
+";
+    let r = run(yaml, serde_json::json!({"at": "2026-03-02T08:00:00Z"}));
+    let run = r
+        .rollouts
+        .iter()
+        .find(|x| x.kind == "ClusterStagedUpdateRun");
+    let Some(run) = run else {
+        panic!("no staged run: {:?}", r.errors)
+    };
+    assert_eq!(run.state, State::InitFailed);
+    assert_eq!(
+        run.message.as_deref(),
+        Some("cannot continue the updateRun: failed to validate the updateRun: no scheduled or to-be-deleted bindings found for the latest policy snapshot /web-0")
+    );
+}
+
+/// initialization.go `determinePolicySnapshot`: a placement the scheduler could not fulfil
+/// (its policy snapshot is not Scheduled=True) fails the run before its bindings are read.
+#[test]
+fn a_staged_run_over_an_unfulfilled_policy_fails_to_initialise() {
     let yaml = "\
 apiVersion: cluster.kubernetes-fleet.io/v1beta1
 kind: MemberCluster
@@ -336,12 +381,9 @@ spec: {placementName: web, stagedRolloutStrategyName: s, state: Run}
         .rollouts
         .iter()
         .find(|x| x.kind == "ClusterStagedUpdateRun");
-    let Some(run) = run else {
-        panic!("no staged run: {:?}", r.errors)
-    };
-    assert_eq!(run.state, State::InitFailed);
+    assert_eq!(run.map(|x| x.state), Some(State::InitFailed));
     assert_eq!(
-        run.message.as_deref(),
-        Some("no scheduled or to-be-deleted bindings found for the latest policy snapshot of placement `web`")
+        run.and_then(|x| x.message.as_deref()),
+        Some("cannot continue the updateRun: failed to validate the updateRun: policy snapshot `web-0` not fully scheduled yet")
     );
 }

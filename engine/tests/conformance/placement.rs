@@ -50,6 +50,8 @@ const CASE_KEYS: &[&str] = &[
     "expect",
     // Project cases only (cases/README.md).
     "generatedClusters",
+    "options",
+    "placement",
 ];
 
 /// The keys `expect` may have: the asserted ones, then the free-text notes.
@@ -79,15 +81,23 @@ pub fn run_case(case: &Value, fleets: &Value) -> Result<(), String> {
         only_keys("expect", e, EXPECT_KEYS)?;
     }
     let yaml = case_yaml(case, fleets)?;
-    let at = chrono::DateTime::parse_from_rfc3339(AT)
-        .map_err(|e| e.to_string())?
-        .to_utc();
+    // `options` (project cases): engine options beside the evaluation instant, as the CLI's
+    // `--set` and the npm options object give them.
+    let mut options = json!({ "at": AT });
+    if let (Some(o), Some(given)) = (
+        options.as_object_mut(),
+        case.get("options").and_then(Value::as_object),
+    ) {
+        o.extend(given.clone());
+    }
+    let options: PlaceOptions =
+        serde_json::from_value(options).map_err(|e| format!("options: {e}"))?;
     let report = crate::same_json(place(
         &[Source::new(
             "case.yaml",
             crate::seed("placement", yaml.clone()),
         )],
-        &PlaceOptions::at(at),
+        &options,
     ));
     let p = match report.placements.as_slice() {
         [p] => p,
@@ -190,6 +200,8 @@ const CLUSTER_KEYS: &[&str] = &[
     // Project cases only (cases/README.md).
     "heartbeatAge",
     "unhealthyFor",
+    "namespaces",
+    "namespaceCollection",
 ];
 
 fn member_cluster_yaml(c: &Value) -> Result<String, String> {
@@ -290,6 +302,27 @@ fn member_cluster_yaml(c: &Value) -> Result<String, String> {
         }
     }
     let _ = writeln!(y, "  agentStatus: {}", flow(&agents));
+    // `namespaceCollection: "True" | "False"` adds the NamespaceCollectionSucceeded condition;
+    // `namespaces: [names]` the collected namespaces (each created by no Work).
+    if let Some(status) = c.get("namespaceCollection").and_then(Value::as_str) {
+        let _ = writeln!(
+            y,
+            "  conditions: {}",
+            flow(&json!([cond(
+                "NamespaceCollectionSucceeded",
+                status,
+                DAY_AGO
+            )]))
+        );
+    }
+    if let Some(names) = c.get("namespaces").and_then(Value::as_array) {
+        let map: Map<String, Value> = names
+            .iter()
+            .filter_map(Value::as_str)
+            .map(|n| (n.to_string(), json!("")))
+            .collect();
+        let _ = writeln!(y, "  namespaces: {}", flow(&Value::Object(map)));
+    }
     Ok(y)
 }
 
@@ -298,9 +331,29 @@ fn case_yaml(case: &Value, fleets: &Value) -> Result<String, String> {
     for c in clusters_of(case, fleets)? {
         docs.push(member_cluster_yaml(&c)?);
     }
-    let mut crp = String::from(
-        "apiVersion: placement.kubernetes-fleet.io/v1beta1\nkind: ClusterResourcePlacement\nmetadata:\n  name: crp\nspec:\n  resourceSelectors: [{group: \"\", version: v1, kind: Namespace, name: app}]\n",
-    );
+    // `placement: {kind: ResourcePlacement, namespace?}` (project cases): the namespaced
+    // placement instead of a ClusterResourcePlacement; its bindings are in its namespace.
+    let placement = case.get("placement");
+    if let Some(p) = placement {
+        crate::only_keys("placement", p, &["kind", "namespace"])?;
+    }
+    let kind = placement
+        .and_then(|p| p.get("kind"))
+        .and_then(Value::as_str)
+        .unwrap_or("ClusterResourcePlacement");
+    let namespace = placement
+        .and_then(|p| p.get("namespace"))
+        .and_then(Value::as_str);
+    let ns_line = namespace.map_or(String::new(), |n| {
+        format!("  namespace: {}\n", flow(&json!(n)))
+    });
+    let mut crp = if kind == "ResourcePlacement" {
+        format!("apiVersion: placement.kubernetes-fleet.io/v1beta1\nkind: ResourcePlacement\nmetadata:\n  name: crp\n{ns_line}spec:\n  resourceSelectors: [{{group: \"\", version: v1, kind: ConfigMap, name: app}}]\n")
+    } else {
+        String::from(
+            "apiVersion: placement.kubernetes-fleet.io/v1beta1\nkind: ClusterResourcePlacement\nmetadata:\n  name: crp\nspec:\n  resourceSelectors: [{group: \"\", version: v1, kind: Namespace, name: app}]\n",
+        )
+    };
     if let Some(p) = case.get("policy").filter(|p| !p.is_null()) {
         let _ = writeln!(crp, "  policy: {}", flow(p));
     }
@@ -339,7 +392,7 @@ fn case_yaml(case: &Value, fleets: &Value) -> Result<String, String> {
             String::new()
         };
         let mut y = format!(
-            "apiVersion: fleet-policy.dev/v1alpha1\nkind: PlacementBinding\nmetadata:\n  name: crp-{cluster}\n{deleting}spec:\n  placement: crp\n  cluster: {}\n  state: {state}\n  policySnapshot: {snapshot}\n",
+            "apiVersion: fleet-policy.dev/v1alpha1\nkind: PlacementBinding\nmetadata:\n  name: crp-{cluster}\n{ns_line}{deleting}spec:\n  placement: crp\n  cluster: {}\n  state: {state}\n  policySnapshot: {snapshot}\n",
             flow(&json!(cluster))
         );
         if b.get("affinityScore").is_some() || b.get("topologySpreadScore").is_some() {

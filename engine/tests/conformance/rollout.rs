@@ -708,6 +708,34 @@ fn strategy_doc(spec: Value) -> Value {
 }
 
 fn kf_order(input: &Value, expect: &Value, all: &[Value]) -> R {
+    crate::only_keys(
+        "input",
+        input,
+        &[
+            "strategy",
+            "clusters",
+            "scheduled",
+            "toBeDeleted",
+            // Project cases only (cases/README.md).
+            "placement",
+            "bindings",
+            "resourceSnapshotIndex",
+            "resourceSnapshots",
+        ],
+    )?;
+    crate::only_keys(
+        "expect",
+        expect,
+        &[
+            "stages",
+            "deletionStage",
+            "deletionStageName",
+            "error",
+            // Project cases only.
+            "message",
+            "retry",
+        ],
+    )?;
     let clusters = expand_names(
         input.get("clusters").unwrap_or(&Value::Null),
         "clusters",
@@ -731,16 +759,92 @@ fn kf_order(input: &Value, expect: &Value, all: &[Value]) -> R {
     docs.push(strategy_doc(
         input.get("strategy").cloned().unwrap_or_default(),
     ));
-    docs.push(crp_doc(json!({"type": "External"})));
+    // `placement: {strategy?, policy?}` (project cases): the placement's rollout strategy (an
+    // object, or null for none: defaulted to RollingUpdate) and scheduling policy.
+    let placement = input.get("placement").cloned().unwrap_or(json!({}));
+    crate::only_keys("placement", &placement, &["strategy", "policy"])?;
+    let mut crp = crp_doc(
+        placement
+            .get("strategy")
+            .cloned()
+            .unwrap_or(json!({"type": "External"})),
+    );
+    if let Some(spec) = crp.get_mut("spec").and_then(Value::as_object_mut) {
+        if spec.get("strategy").is_some_and(Value::is_null) {
+            spec.remove("strategy");
+        }
+        if let Some(policy) = placement.get("policy") {
+            spec.insert("policy".into(), policy.clone());
+        }
+    }
+    docs.push(crp);
     for c in &scheduled {
         docs.push(binding_doc(c, "Scheduled"));
     }
     for c in &to_delete {
         docs.push(binding_doc(c, "Unscheduled"));
     }
-    docs.push(run_doc("Initialize"));
+    // `bindings: [{cluster, state, policySnapshot}]` (project cases): bindings naming the
+    // policy snapshot they were made for (`spec.schedulingPolicySnapshotName`).
+    for b in input
+        .get("bindings")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        crate::only_keys("bindings[]", b, &["cluster", "state", "policySnapshot"])?;
+        let mut doc = binding_doc(&str_of(b, "cluster")?, &str_of(b, "state")?);
+        if let Some(spec) = doc.get_mut("spec").and_then(Value::as_object_mut) {
+            spec.insert(
+                "schedulingPolicySnapshotName".into(),
+                json!(str_of(b, "policySnapshot")?),
+            );
+        }
+        docs.push(doc);
+    }
+    // `resourceSnapshots: [{index, master}]` (project cases): ClusterResourceSnapshots of the
+    // placement, the master one carrying the resource-hash annotation.
+    for (i, r) in input
+        .get("resourceSnapshots")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .enumerate()
+    {
+        crate::only_keys("resourceSnapshots[]", r, &["index", "master"])?;
+        let index = scalar(r.get("index").ok_or("resourceSnapshots[].index")?);
+        let mut meta = json!({"name": format!("{CRP}-{index}-snapshot-{i}"),
+            "labels": {"kubernetes-fleet.io/parent-CRP": CRP, "kubernetes-fleet.io/resource-index": index}});
+        if r.get("master").and_then(Value::as_bool) == Some(true) {
+            meta["annotations"] = json!({"kubernetes-fleet.io/resource-hash": "abc123"});
+        }
+        docs.push(
+            json!({"apiVersion": KF, "kind": "ClusterResourceSnapshot", "metadata": meta,
+            "spec": {"selectedResources": []}}),
+        );
+    }
+    let mut run = run_doc("Initialize");
+    if let (Some(idx), Some(spec)) = (
+        input.get("resourceSnapshotIndex"),
+        run.get_mut("spec").and_then(Value::as_object_mut),
+    ) {
+        spec.insert("resourceSnapshotIndex".into(), json!(scalar(idx)));
+    }
+    docs.push(run);
     let report = evaluate(&docs, &options(json!({"at": "2025-01-01T00:00:00Z"}))?);
     let r = the_rollout(&report, "ClusterStagedUpdateRun")?;
+    // `message` (project cases): the exact Initialized=False condition message.
+    if let Some(m) = expect.get("message") {
+        eq("run state", r.state, State::InitFailed)?;
+        return eq("message", r.message.clone(), Some(scalar(m)));
+    }
+    // `retry` (project cases): the controller retries (no Initialized condition): the run
+    // does not start, and the message is the error it retries on.
+    if let Some(m) = expect.get("retry") {
+        eq("run state", r.state, State::NotStarted)?;
+        eq("stages", r.stages.len(), 0)?;
+        return eq("message", r.message.clone(), Some(scalar(m)));
+    }
     if let Some(err) = expect.get("error") {
         eq("run state", r.state, State::InitFailed)?;
         let m = r.message.clone().unwrap_or_default();
