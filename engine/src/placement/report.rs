@@ -419,6 +419,9 @@ impl FilterReason {
             }
             FilterReason::Ineligible { reason } => vec![match reason {
                 Ineligible::Left => path(&["metadata", "deletionTimestamp"]),
+                Ineligible::NoNamespaceInformation | Ineligible::NamespaceNotFound { .. } => {
+                    path(&["status", "namespaces"])
+                }
                 _ => path(&["status", "agentStatus"]),
             }],
             FilterReason::TaintNotTolerated { index, .. } => {
