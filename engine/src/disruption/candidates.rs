@@ -22,6 +22,13 @@ pub const INITIALIZED_LABEL: &str = "karpenter.sh/initialized";
 pub const DO_NOT_DISRUPT: &str = "karpenter.sh/do-not-disrupt";
 /// Our own input: the node's hourly offering price (Karpenter reads it from the provider).
 pub const PRICE_ANNOTATION: &str = "fleet-policy.dev/price";
+/// Our own input: until when the provisioner nominated the node for pending pods (RFC 3339).
+/// Karpenter keeps nominations in memory only (`StateNode.nominatedUntil`), so a dump cannot
+/// show them.
+pub const NOMINATED_ANNOTATION: &str = "fleet-policy.dev/nominated-until";
+/// The taint the disruption queue puts on the nodes of a command it starts
+/// (`v1.DisruptedNoScheduleTaint`); the controller removes it from nodes no command holds.
+pub const DISRUPTED_TAINT: &str = "karpenter.sh/disrupted";
 
 /// A node's name, shared by its facts and every method's lists: one NodePool lists each node
 /// up to five times. The names of a prepared input live in one shared table, so a clone is a
@@ -213,6 +220,11 @@ pub struct StateNode {
     pub instance_terminating: bool,
     /// Deleting or marked for deletion.
     pub deleting: bool,
+    /// In a queued disruption command (tainted `karpenter.sh/disrupted:NoSchedule`, not yet
+    /// deleting): marked for deletion, so it counts as disrupting.
+    pub queued: bool,
+    /// End of a provisioner nomination ([`NOMINATED_ANNOTATION`]).
+    pub nominated_until: Option<DateTime<Utc>>,
     /// Node `Ready=True`.
     pub ready: bool,
     /// Node annotation `karpenter.sh/do-not-disrupt: "true"`.
@@ -275,6 +287,11 @@ impl StateNode {
         let cond = |t: &str| claim.is_some_and(|c| condition_true(&c.status.conditions, t));
         let instance_terminating = cond("InstanceTerminating");
         let drifted_cond = claim.and_then(|c| condition(&c.status.conditions, "Drifted"));
+        let deleting = match (claim, node) {
+            (Some(c), _) => c.metadata.deletion_timestamp.is_some() || instance_terminating,
+            (None, Some(n)) => n.metadata.deletion_timestamp.is_some(),
+            (None, None) => false,
+        };
         StateNode {
             name: node
                 .map_or_else(
@@ -293,11 +310,17 @@ impl StateNode {
                         .is_some_and(|v| v == "true")
                 }),
             instance_terminating,
-            deleting: match (claim, node) {
-                (Some(c), _) => c.metadata.deletion_timestamp.is_some() || instance_terminating,
-                (None, Some(n)) => n.metadata.deletion_timestamp.is_some(),
-                (None, None) => false,
-            },
+            deleting,
+            // `Taint.MatchTaint` compares key and effect.
+            queued: !deleting
+                && node.is_some_and(|n| {
+                    n.spec.taints.iter().any(|t| {
+                        t.key == DISRUPTED_TAINT && t.effect.as_deref() == Some("NoSchedule")
+                    })
+                }),
+            nominated_until: node
+                .and_then(|n| n.metadata.annotations.get(NOMINATED_ANNOTATION))
+                .and_then(|t| time(Some(t))),
             ready: node.is_some_and(|n| condition_true(&n.status.conditions, "Ready")),
             do_not_disrupt: annotations
                 .and_then(|a| a.get(DO_NOT_DISRUPT))
@@ -364,6 +387,13 @@ impl StateNode {
     rename_all_fields = "camelCase"
 )]
 pub enum Blocked {
+    /// In a queued disruption command already.
+    Queued,
+    /// Nominated by the provisioner for pending pods.
+    Nominated {
+        /// End of the nomination.
+        until: DateTime<Utc>,
+    },
     /// No NodeClaim.
     NotManaged,
     /// NodeClaim without Node.
@@ -438,12 +468,25 @@ pub enum Blocked {
         /// The reason.
         reason: Reason,
     },
+    /// Multi-node consolidation considers the first 100 candidates within budget only.
+    BeyondBatch,
+    /// `Balanced`: even deleting the node scores below the threshold (`CanPassThreshold`).
+    BalancedThreshold {
+        /// savings fraction ÷ disruption fraction of deleting it.
+        score: f64,
+    },
+    /// StaticDrift: the NodePool has more nodes than `replicas` (scale-down first).
+    StaticOverscaled,
+    /// StaticDrift: no room under `limits.nodes` for another replacement.
+    NodeLimit,
 }
 
 impl Blocked {
     /// The explanation in words (Karpenter's text where Karpenter has one).
     pub fn message(&self) -> String {
         match self {
+            Blocked::Queued => "candidate is already being disrupted".into(),
+            Blocked::Nominated { .. } => "node is nominated for a pending pod".into(),
             Blocked::NotManaged => "node isn't managed by karpenter".into(),
             Blocked::NoNode => "nodeclaim does not have an associated node".into(),
             Blocked::NotInitialized => "node isn't initialized".into(),
@@ -471,9 +514,7 @@ impl Blocked {
                 "eviction does not support multiple PDBs (PodDisruptionBudget(s)=[{}], Pod={pod})",
                 pdbs.join(" ")
             ),
-            Blocked::StaticNodePool => {
-                "static NodePool: only StaticDrift applies (not modelled)".into()
-            }
+            Blocked::StaticNodePool => "static NodePool: only StaticDrift applies".into(),
             Blocked::NotStatic => "not a static NodePool".into(),
             Blocked::ConsolidateAfterNever => "consolidateAfter is Never".into(),
             Blocked::NotConsolidatable { at } => match at {
@@ -493,6 +534,18 @@ impl Blocked {
             Blocked::EmptyLeftToEmptiness => "drifted but empty: left to Emptiness".into(),
             Blocked::BudgetExhausted { reason } => {
                 format!("disruption budget for {} is exhausted", reason.as_str())
+            }
+            Blocked::BeyondBatch => {
+                "beyond the first 100 candidates within budget (multi-node batch limit)".into()
+            }
+            Blocked::BalancedThreshold { score } => format!(
+                "Balanced: deleting it would score {score:.3}, below the threshold 0.5 (1/k, k = 2)"
+            ),
+            Blocked::StaticOverscaled => {
+                "static NodePool has more nodes than replicas: waits for scale-down".into()
+            }
+            Blocked::NodeLimit => {
+                "no room under the NodePool's limits.nodes for a replacement".into()
             }
         }
     }
@@ -712,12 +765,22 @@ pub struct PoolContext<'a> {
     pub is_static: bool,
     /// `expireAfter` of the template (fallback for NodeClaims without their own).
     pub expire_after: Option<GoDuration>,
+    /// StaticDrift: how many replacements the pool may start now (`ReserveNodeCount`), or
+    /// why none.
+    pub static_room: Result<i64, Blocked>,
+    /// `Balanced` (v1.14+): the pool's total price and total disruption cost
+    /// (`computeNodePoolTotals`).
+    pub balanced: Option<(f64, f64)>,
     /// Warnings collected while evaluating pods (Karpenter emits them as events).
     pub warnings: std::cell::RefCell<Vec<String>>,
 }
 
 /// The common candidate filter (spec §5.2) for one class; `Ok` or the first blocker.
 pub fn common_filter(n: &StateNode, class: Class, ctx: &PoolContext<'_>) -> Result<(), Blocked> {
+    // `NewCandidate` asks the queue first, then `ValidateNodeDisruptable`.
+    if n.queued {
+        return Err(Blocked::Queued);
+    }
     if n.claim.is_none() {
         return Err(Blocked::NotManaged);
     }
@@ -729,6 +792,10 @@ pub fn common_filter(n: &StateNode, class: Class, ctx: &PoolContext<'_>) -> Resu
     }
     if n.deleting {
         return Err(Blocked::Deleting);
+    }
+    // `nominatedUntil.After(now)`: the end itself is no longer nominated.
+    if let Some(until) = n.nominated_until.filter(|u| *u > ctx.at) {
+        return Err(Blocked::Nominated { until });
     }
     if n.do_not_disrupt {
         return Err(Blocked::NodeDoNotDisrupt);
@@ -960,12 +1027,16 @@ pub fn evaluate(
         };
         // Order: the consolidation sort, or drift time; ties by node name.
         match m {
-            Method::Drift | Method::StaticDrift => {
-                cands.sort_by(|(ia, a), (ib, b)| {
+            // StaticDrift walks its candidates in cluster-state (map) order: here, by name.
+            Method::StaticDrift => cands.sort_by(|(ia, _), (ib, _)| by_name(ia, ib)),
+            Method::Drift => {
+                // Drift's "empty" is no reschedulable pod in every version (`drift.go`).
+                let no_pods = |i: &usize| nodes.get(*i).is_some_and(|n| n.resched_count == 0);
+                cands.sort_by(|(ia, _), (ib, _)| {
                     let ta = drifted_at.get(*ia).copied().flatten();
                     let tb = drifted_at.get(*ib).copied().flatten();
                     let empty_first = if v.at_least(7) {
-                        b.empty.cmp(&a.empty)
+                        no_pods(ib).cmp(&no_pods(ia))
                     } else {
                         std::cmp::Ordering::Equal
                     };
@@ -985,9 +1056,13 @@ pub fn evaluate(
         }
         let budget = allowed.get(reason);
         let mut left = budget;
+        if m == Method::StaticDrift {
+            // min(budget, candidates), then what the node limit leaves (`ReserveNodeCount`).
+            left = left.min(ctx.static_room.clone().unwrap_or(0));
+        }
         let mut candidates = Vec::with_capacity(cands.len());
         let mut any_selected = false;
-        for (pos, (_, f)) in cands.iter().enumerate() {
+        for (pos, (i, f)) in cands.iter().enumerate() {
             let mut c = Candidate {
                 node: f.node.clone(),
                 order: pos + 1,
@@ -1001,14 +1076,32 @@ pub fn evaluate(
                 Method::SingleNodeConsolidation => !any_selected,
                 Method::StaticDrift => true,
             };
+            let below_threshold = match (m, ctx.balanced, nodes.get(*i)) {
+                (Method::SingleNodeConsolidation, Some(totals), Some(n)) => {
+                    balanced_delete_score(n.price, n.resched_cost, totals).filter(|s| *s < 0.5)
+                }
+                _ => None,
+            };
             if takes {
                 if left > 0 {
-                    c.selected = true;
-                    any_selected = true;
-                    left -= 1;
+                    if let Some(score) = below_threshold {
+                        c.not_selected = Some(Blocked::BalancedThreshold { score });
+                    } else {
+                        c.selected = true;
+                        any_selected = true;
+                        left -= 1;
+                    }
+                } else if m == Method::StaticDrift {
+                    c.not_selected = Some(match &ctx.static_room {
+                        Err(b) => b.clone(),
+                        Ok(room) if *room < budget => Blocked::NodeLimit,
+                        Ok(_) => Blocked::BudgetExhausted { reason },
+                    });
                 } else {
                     c.not_selected = Some(Blocked::BudgetExhausted { reason });
                 }
+            } else if m == Method::MultiNodeConsolidation {
+                c.not_selected = Some(Blocked::BeyondBatch);
             }
             candidates.push(c);
         }
@@ -1023,19 +1116,21 @@ pub fn evaluate(
                 "approximation: the first candidate within budget whose pods fit elsewhere (or on \
                  one cheaper node) is taken; the scheduling and price simulation is not run, so \
                  selected = the first candidate within budget. Across NodePools Karpenter \
-                 interleaves round-robin in map order; this result is per NodePool"
+                 interleaves round-robin in map order; this result is per NodePool (the report's pass \
+                 interleaves them)"
                     .to_string(),
             ),
             Method::Drift => Some(
                 "approximation: the replacement's scheduling simulation is assumed to succeed"
                     .to_string(),
             ),
-            Method::StaticDrift => Some("static NodePools are not modelled; no candidates".to_string()),
+            Method::StaticDrift => Some(
+                "one command per node, no scheduling simulation; Karpenter walks the candidates \
+                 in map order (here: by name) and does not count nodes pending disruption"
+                    .to_string(),
+            ),
             Method::Emptiness => None,
         };
-        if m == Method::StaticDrift {
-            candidates.clear();
-        }
         methods.push(MethodCandidates {
             method: m,
             reason,
@@ -1047,6 +1142,29 @@ pub fn evaluate(
         });
     }
     (facts, methods)
+}
+
+/// `CanPassThreshold` of a `Balanced` pool: the score of deleting the node, savings fraction
+/// (price ÷ pool price) over disruption fraction ((1 + Σ positive eviction costs) ÷ pool
+/// disruption cost); `None` when the pool has no price to normalise against (always passes).
+pub fn balanced_delete_score(price: f64, resched_cost: f64, totals: (f64, f64)) -> Option<f64> {
+    let (total_cost, total_disruption) = totals;
+    if total_cost <= 0.0 {
+        return None;
+    }
+    // `ScoreMove` leaves both fractions 0 without a disruption total: the score is 0.
+    if total_disruption <= 0.0 {
+        return Some(0.0);
+    }
+    let savings = price / total_cost;
+    let disruption = (1.0 + resched_cost) / total_disruption;
+    Some(if savings <= 0.0 {
+        0.0
+    } else if disruption == 0.0 {
+        f64::INFINITY
+    } else {
+        savings / disruption
+    })
 }
 
 /// Each node's position in name order, equal names sharing one (state nodes usually come
@@ -1096,11 +1214,15 @@ fn method_block(
                 None
             }
         }
-        Method::StaticDrift => Some(if ctx.is_static {
-            Blocked::StaticNodePool
-        } else {
-            Blocked::NotStatic
-        }),
+        Method::StaticDrift => {
+            if !ctx.is_static {
+                Some(Blocked::NotStatic)
+            } else if !f.drifted {
+                Some(Blocked::NotDrifted)
+            } else {
+                None
+            }
+        }
         Method::Drift => {
             if !f.drifted {
                 Some(Blocked::NotDrifted)

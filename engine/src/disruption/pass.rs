@@ -1,0 +1,406 @@
+//! One pass of Karpenter's disruption controller over every NodePool at once
+//! (`pkg/controllers/disruption/controller.go` `Reconcile`/`disrupt`, read at 2266468104f3):
+//! each method gathers the candidates of all pools, gets a fresh per-pool budget mapping
+//! (`BuildDisruptionBudgetMapping`) and builds its commands; the first method that builds one
+//! starts it and the pass ends (the next pass counts those nodes as disrupting).
+
+use super::budget::Reason;
+use super::candidates::{balanced_delete_score, Blocked, Method, NodeFacts, NodeName, StateNode};
+use super::report::NodePoolResult;
+use super::version::KarpenterVersion;
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use std::cmp::Ordering;
+use std::collections::HashMap;
+
+/// What one controller pass would do across all NodePools.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DisruptionPass {
+    /// The method whose commands Karpenter starts this pass: the first, in the controller's
+    /// order, that builds one. The methods after it do not run until the next pass.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub acting: Option<Method>,
+    /// Every method in the controller's order, as if it ran now.
+    pub methods: Vec<PassMethod>,
+}
+
+/// One method over all NodePools.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PassMethod {
+    /// The method.
+    pub method: Method,
+    /// Its budget reason.
+    pub reason: Reason,
+    /// Per NodePool with candidates: the allowed disruptions the method starts with and how
+    /// many its commands use.
+    pub budgets: Vec<PoolBudgetUse>,
+    /// The candidates of every pool in the order the method walks them.
+    pub candidates: Vec<PassCandidate>,
+    /// The commands it would start, each the nodes it disrupts together.
+    pub commands: Vec<Vec<NodeName>>,
+    /// What this result approximates, if anything.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub approximation: Option<String>,
+}
+
+/// A NodePool's budget within one method.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PoolBudgetUse {
+    /// The NodePool.
+    pub node_pool: String,
+    /// Allowed disruptions for the method's reason (2147483647 less disrupting = unbounded).
+    pub allowed: i64,
+    /// Nodes of this pool in the method's commands.
+    pub used: i64,
+}
+
+/// A candidate in a method's cross-pool order.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PassCandidate {
+    /// Node name.
+    pub node: NodeName,
+    /// Its NodePool.
+    pub node_pool: String,
+    /// 1-based position in the order.
+    pub order: usize,
+    /// In one of the method's commands.
+    pub selected: bool,
+    /// Why not, when the method looked at it and passed it over.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_selected: Option<Blocked>,
+}
+
+struct Entry<'a> {
+    pool: usize,
+    facts: &'a NodeFacts,
+    drifted_at: Option<DateTime<Utc>>,
+    price: f64,
+    resched_cost: f64,
+    /// No reschedulable pod: Drift's "empty" in every version.
+    no_pods: bool,
+    /// The per-pool view's choice (StaticDrift is decided per pool).
+    pool_selected: bool,
+    pool_not_selected: Option<Blocked>,
+}
+
+/// Builds the pass from the per-pool results. `nodes` are the state nodes sorted by name;
+/// `balanced(pool)` gives a `Balanced` pool's totals.
+pub fn build(
+    pools: &[NodePoolResult],
+    nodes: &[StateNode],
+    balanced: &dyn Fn(&str) -> Option<(f64, f64)>,
+    v: KarpenterVersion,
+) -> DisruptionPass {
+    let facts_of: Vec<HashMap<&str, &NodeFacts>> = pools
+        .iter()
+        .map(|p| p.node_facts.iter().map(|f| (f.node.as_str(), f)).collect())
+        .collect();
+    let state = |name: &str| {
+        nodes
+            .binary_search_by(|n| n.name.as_str().cmp(name))
+            .ok()
+            .and_then(|i| nodes.get(i))
+    };
+    let totals: Vec<Option<(f64, f64)>> = pools.iter().map(|p| balanced(&p.name)).collect();
+    let mut pass = DisruptionPass::default();
+    for m in Method::order(v) {
+        let reason = m.reason();
+        let mut entries: Vec<Entry<'_>> = Vec::new();
+        let mut left: Vec<i64> = vec![0; pools.len()];
+        let mut used: Vec<i64> = vec![0; pools.len()];
+        let mut has_candidates = vec![false; pools.len()];
+        for (pi, p) in pools.iter().enumerate() {
+            let Some(mc) = p.candidates.iter().find(|c| c.method == m) else {
+                continue;
+            };
+            if let Some(l) = left.get_mut(pi) {
+                *l = mc.allowed;
+            }
+            for c in &mc.candidates {
+                let Some(f) = facts_of.get(pi).and_then(|t| t.get(c.node.as_str())) else {
+                    continue;
+                };
+                let sn = state(c.node.as_str());
+                entries.push(Entry {
+                    pool: pi,
+                    facts: f,
+                    drifted_at: sn.and_then(|n| n.drifted_at),
+                    price: sn.map_or(0.0, |n| n.price),
+                    resched_cost: sn.map_or(0.0, |n| n.resched_cost),
+                    no_pods: sn.is_some_and(|n| n.resched_count == 0),
+                    pool_selected: c.selected,
+                    pool_not_selected: c.not_selected.clone(),
+                });
+                if let Some(h) = has_candidates.get_mut(pi) {
+                    *h = true;
+                }
+            }
+        }
+        fn name<'e>(e: &'e Entry<'_>) -> &'e str {
+            e.facts.node.as_str()
+        }
+        let pool_name =
+            |e: &Entry<'_>| -> &str { pools.get(e.pool).map_or("", |p| p.name.as_str()) };
+        let by_name = |a: &Entry<'_>, b: &Entry<'_>| {
+            name(a)
+                .cmp(name(b))
+                .then_with(|| pool_name(a).cmp(pool_name(b)))
+        };
+        let consolidation_key = |a: &Entry<'_>, b: &Entry<'_>| {
+            if v.at_least(14) {
+                b.facts.savings_ratio.total_cmp(&a.facts.savings_ratio)
+            } else {
+                a.facts.disruption_cost.total_cmp(&b.facts.disruption_cost)
+            }
+        };
+        match m {
+            Method::Drift => entries.sort_by(|a, b| {
+                let empty_first = if v.at_least(7) {
+                    b.no_pods.cmp(&a.no_pods)
+                } else {
+                    Ordering::Equal
+                };
+                empty_first
+                    .then(a.drifted_at.cmp(&b.drifted_at))
+                    .then_with(|| by_name(a, b))
+            }),
+            Method::StaticDrift => {
+                entries.sort_by(|a, b| pool_name(a).cmp(pool_name(b)).then_with(|| by_name(a, b)))
+            }
+            _ => entries.sort_by(|a, b| consolidation_key(a, b).then_with(|| by_name(a, b))),
+        }
+        if m == Method::SingleNodeConsolidation {
+            entries = interleave(entries, pools);
+        }
+        let mut out: Vec<PassCandidate> = entries
+            .iter()
+            .enumerate()
+            .map(|(i, e)| PassCandidate {
+                node: e.facts.node.clone(),
+                node_pool: pool_name(e).to_string(),
+                order: i + 1,
+                selected: false,
+                not_selected: None,
+            })
+            .collect();
+        let mut commands: Vec<Vec<NodeName>> = Vec::new();
+        // Takes entry `i` if its pool has budget left (decrementing it), else records why not.
+        let mut take = |i: usize, out: &mut Vec<PassCandidate>, left: &mut Vec<i64>| -> bool {
+            let (Some(e), Some(c)) = (entries.get(i), out.get_mut(i)) else {
+                return false;
+            };
+            match left.get_mut(e.pool) {
+                Some(l) if *l > 0 => {
+                    *l -= 1;
+                    if let Some(u) = used.get_mut(e.pool) {
+                        *u += 1;
+                    }
+                    c.selected = true;
+                    true
+                }
+                _ => {
+                    c.not_selected = Some(Blocked::BudgetExhausted { reason });
+                    false
+                }
+            }
+        };
+        match m {
+            // `Emptiness.ComputeCommands`: every empty candidate whose pool has budget, in
+            // one command.
+            Method::Emptiness => {
+                for i in 0..entries.len() {
+                    take(i, &mut out, &mut left);
+                }
+                push_selected(&out, &mut commands);
+            }
+            // `StaticDrift.ComputeCommands`: per pool, one command per node, up to the budget
+            // and the node limit (decided per pool).
+            Method::StaticDrift => {
+                for (e, c) in entries.iter().zip(out.iter_mut()) {
+                    c.selected = e.pool_selected;
+                    c.not_selected = e.pool_not_selected.clone();
+                    if c.selected {
+                        commands.push(vec![c.node.clone()]);
+                        if let Some(u) = used.get_mut(e.pool) {
+                            *u += 1;
+                        }
+                    }
+                }
+            }
+            // `Drift.ComputeCommands`: the first candidate whose pool has budget (its
+            // scheduling simulation assumed to succeed). v1.0–v1.4 batched the empty ones.
+            Method::Drift => {
+                if !v.at_least(5) {
+                    for i in 0..entries.len() {
+                        if entries.get(i).is_some_and(|e| e.no_pods) {
+                            take(i, &mut out, &mut left);
+                        }
+                    }
+                }
+                if out.iter().any(|c| c.selected) {
+                    push_selected(&out, &mut commands);
+                } else {
+                    for i in 0..entries.len() {
+                        if take(i, &mut out, &mut left) {
+                            break;
+                        }
+                    }
+                    push_selected(&out, &mut commands);
+                }
+            }
+            // `MultiNodeConsolidation.ComputeCommands`: drop candidates over budget
+            // (decrementing per pool), keep the first 100, and consolidate a prefix of at
+            // least 2 (here: all of them).
+            Method::MultiNodeConsolidation => {
+                let mut kept = 0;
+                for i in 0..entries.len() {
+                    if kept >= 100 {
+                        if let Some(c) = out.get_mut(i) {
+                            c.not_selected = Some(Blocked::BeyondBatch);
+                        }
+                        continue;
+                    }
+                    if take(i, &mut out, &mut left) {
+                        kept += 1;
+                    }
+                }
+                if kept >= 2 {
+                    push_selected(&out, &mut commands);
+                } else {
+                    for (c, e) in out.iter_mut().zip(&entries) {
+                        if c.selected {
+                            c.selected = false;
+                            if let Some(u) = used.get_mut(e.pool) {
+                                *u -= 1;
+                            }
+                        }
+                    }
+                }
+            }
+            // `SingleNodeConsolidation.ComputeCommands`: the first candidate, in the
+            // interleaved order, whose pool has budget and that can pass a Balanced pool's
+            // threshold.
+            Method::SingleNodeConsolidation => {
+                for i in 0..entries.len() {
+                    let Some(e) = entries.get(i) else { break };
+                    if left.get(e.pool).copied().unwrap_or(0) > 0 {
+                        let score = totals
+                            .get(e.pool)
+                            .copied()
+                            .flatten()
+                            .and_then(|t| balanced_delete_score(e.price, e.resched_cost, t))
+                            .filter(|s| *s < 0.5);
+                        if let (Some(score), Some(c)) = (score, out.get_mut(i)) {
+                            c.not_selected = Some(Blocked::BalancedThreshold { score });
+                            continue;
+                        }
+                    }
+                    if take(i, &mut out, &mut left) {
+                        break;
+                    }
+                }
+                push_selected(&out, &mut commands);
+            }
+        }
+        let budgets = pools
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| has_candidates.get(*i).copied().unwrap_or(false))
+            .map(|(i, p)| PoolBudgetUse {
+                node_pool: p.name.clone(),
+                allowed: p
+                    .candidates
+                    .iter()
+                    .find(|c| c.method == m)
+                    .map_or(0, |c| c.allowed),
+                used: used.get(i).copied().unwrap_or(0),
+            })
+            .collect();
+        if pass.acting.is_none() && !commands.is_empty() {
+            pass.acting = Some(m);
+        }
+        pass.methods.push(PassMethod {
+            method: m,
+            reason,
+            budgets,
+            candidates: out,
+            commands,
+            approximation: approximation(m),
+        });
+    }
+    pass
+}
+
+fn push_selected(out: &[PassCandidate], commands: &mut Vec<Vec<NodeName>>) {
+    let nodes: Vec<NodeName> = out
+        .iter()
+        .filter(|c| c.selected)
+        .map(|c| c.node.clone())
+        .collect();
+    if !nodes.is_empty() {
+        commands.push(nodes);
+    }
+}
+
+/// `SingleNodeConsolidation.shuffleCandidates`: the sorted candidates grouped by NodePool, then
+/// taken round-robin, one from each pool in turn. Karpenter's pool order is Go map order
+/// (random) after pools a timed-out pass did not reach; here pools go by name.
+fn interleave<'a>(entries: Vec<Entry<'a>>, pools: &[NodePoolResult]) -> Vec<Entry<'a>> {
+    let mut order: Vec<usize> = (0..pools.len()).collect();
+    order.sort_by(|a, b| {
+        let n = |i: &usize| pools.get(*i).map(|p| p.name.as_str());
+        n(a).cmp(&n(b))
+    });
+    let mut groups: Vec<Vec<Entry<'a>>> = (0..pools.len()).map(|_| Vec::new()).collect();
+    for e in entries {
+        if let Some(g) = groups.get_mut(e.pool) {
+            g.push(e);
+        }
+    }
+    let mut iters: Vec<std::vec::IntoIter<Entry<'a>>> = order
+        .iter()
+        .filter_map(|i| groups.get_mut(*i).map(std::mem::take))
+        .map(Vec::into_iter)
+        .collect();
+    let mut out = Vec::new();
+    loop {
+        let before = out.len();
+        for it in &mut iters {
+            if let Some(e) = it.next() {
+                out.push(e);
+            }
+        }
+        if out.len() == before {
+            return out;
+        }
+    }
+}
+
+fn approximation(m: Method) -> Option<String> {
+    match m {
+        Method::Emptiness => None,
+        Method::StaticDrift => {
+            Some("pools and their candidates are walked by name (Karpenter: map order)".to_string())
+        }
+        Method::Drift => {
+            Some("the replacement's scheduling simulation is assumed to succeed".to_string())
+        }
+        Method::MultiNodeConsolidation => Some(
+            "Karpenter binary-searches the largest prefix (at least 2) of the selected \
+             candidates that consolidates to at most one cheaper node; the simulation is not \
+             run, so the whole batch is shown, and a Balanced pool's scoring of the batch is \
+             not applied"
+                .to_string(),
+        ),
+        Method::SingleNodeConsolidation => Some(
+            "the first candidate within budget (and, for a Balanced pool, whose deletion \
+             passes the threshold) is taken: the scheduling and price simulation is not run. \
+             Pools take turns by name (Karpenter: map order)"
+                .to_string(),
+        ),
+    }
+}
