@@ -1062,6 +1062,7 @@ pub fn evaluate(
         }
         let mut candidates = Vec::with_capacity(cands.len());
         let mut any_selected = false;
+        let mut kept = 0usize;
         for (pos, (i, f)) in cands.iter().enumerate() {
             let mut c = Candidate {
                 node: f.node.clone(),
@@ -1072,7 +1073,7 @@ pub fn evaluate(
             let takes = match m {
                 Method::Emptiness => true,
                 Method::Drift => !any_selected || (!v.at_least(5) && f.empty),
-                Method::MultiNodeConsolidation => pos < 100,
+                Method::MultiNodeConsolidation => kept < 100,
                 Method::SingleNodeConsolidation => !any_selected,
                 Method::StaticDrift => true,
             };
@@ -1082,13 +1083,24 @@ pub fn evaluate(
                 }
                 _ => None,
             };
+            // v1.0–v1.13 consolidation lists empty nodes but passes over them once their pool
+            // has budget, without using it ("users who set a budget for `empty` can find
+            // their nodes disrupted here").
+            let empty_skipped = matches!(
+                m,
+                Method::MultiNodeConsolidation | Method::SingleNodeConsolidation
+            ) && !v.at_least(14)
+                && nodes.get(*i).is_some_and(|n| n.resched_count == 0);
             if takes {
                 if left > 0 {
-                    if let Some(score) = below_threshold {
+                    if empty_skipped {
+                        c.not_selected = Some(Blocked::Empty);
+                    } else if let Some(score) = below_threshold {
                         c.not_selected = Some(Blocked::BalancedThreshold { score });
                     } else {
                         c.selected = true;
                         any_selected = true;
+                        kept += 1;
                         left -= 1;
                     }
                 } else if m == Method::StaticDrift {

@@ -420,8 +420,12 @@ fn balanced_totals(
 /// none while it has more active NodeClaims than `replicas`, else what `limits.nodes` leaves
 /// after the active and deleting ones (`ReserveNodeCount`; nodes pending disruption are not
 /// in the input).
-fn static_room(pool: &NodePool, members: &[&StateNode]) -> Result<i64, candidates::Blocked> {
-    let Some(replicas) = pool.replicas else {
+fn static_room(
+    pool: &NodePool,
+    members: &[&StateNode],
+    version: KarpenterVersion,
+) -> Result<i64, candidates::Blocked> {
+    let Some(replicas) = pool.replicas.filter(|_| version.at_least(8)) else {
         return Ok(0);
     };
     let claims = members.iter().filter(|n| n.claim.is_some());
@@ -749,15 +753,19 @@ fn evaluate_pool(
             Some("WhenUnderutilized") if pool.v1beta1 => "WhenEmptyOrUnderutilized".to_string(),
             Some(p) => p.to_string(),
         },
-        is_static: pool.replicas.is_some(),
+        // `spec.replicas` exists from v1.8.0; older CRDs prune it.
+        is_static: pool.replicas.is_some() && version.at_least(8),
         expire_after,
-        static_room: static_room(pool, members),
+        static_room: static_room(pool, members, version),
         balanced: balanced_totals(pool, members, version),
         warnings: std::cell::RefCell::new(Vec::new()),
     };
     let (node_facts, methods) = candidates::evaluate(members, &ctx, eval.allowed);
     for w in ctx.warnings.into_inner() {
         diags.push(doc.warning(&FieldPath::root(), w));
+    }
+    if pool.replicas.is_some() && !version.at_least(8) {
+        notes.push("spec.replicas (static NodePools) exists from v1.8.0: with these rules the CRD prunes it and the NodePool is dynamic".into());
     }
     if !members.is_empty() {
         notes.push(

@@ -173,9 +173,19 @@ pub fn build(
             }
             _ => entries.sort_by(|a, b| consolidation_key(a, b).then_with(|| by_name(a, b))),
         }
-        if m == Method::SingleNodeConsolidation {
+        // Pools take turns from v1.4.0 on; before, the sorted order is walked as it is.
+        if m == Method::SingleNodeConsolidation && v.at_least(4) {
             entries = interleave(entries, pools);
         }
+        // v1.0–v1.13 consolidation passes over a candidate without reschedulable pods once
+        // its pool has budget, without using the budget.
+        let skips_empty = |e: &Entry<'_>| {
+            matches!(
+                m,
+                Method::MultiNodeConsolidation | Method::SingleNodeConsolidation
+            ) && !v.at_least(14)
+                && e.no_pods
+        };
         let mut out: Vec<PassCandidate> = entries
             .iter()
             .enumerate()
@@ -264,6 +274,12 @@ pub fn build(
                         }
                         continue;
                     }
+                    if let (Some(e), Some(c)) = (entries.get(i), out.get_mut(i)) {
+                        if skips_empty(e) && left.get(e.pool).copied().unwrap_or(0) > 0 {
+                            c.not_selected = Some(Blocked::Empty);
+                            continue;
+                        }
+                    }
                     if take(i, &mut out, &mut left) {
                         kept += 1;
                     }
@@ -287,6 +303,12 @@ pub fn build(
             Method::SingleNodeConsolidation => {
                 for i in 0..entries.len() {
                     let Some(e) = entries.get(i) else { break };
+                    if left.get(e.pool).copied().unwrap_or(0) > 0 && skips_empty(e) {
+                        if let Some(c) = out.get_mut(i) {
+                            c.not_selected = Some(Blocked::Empty);
+                        }
+                        continue;
+                    }
                     if left.get(e.pool).copied().unwrap_or(0) > 0 {
                         let score = totals
                             .get(e.pool)
