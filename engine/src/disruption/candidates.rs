@@ -468,12 +468,21 @@ pub enum Blocked {
         /// The reason.
         reason: Reason,
     },
-    /// Multi-node consolidation considers the first 100 candidates within budget only.
+    /// Multi-node consolidation's batch reaches 101 candidates within budget at most.
     BeyondBatch,
     /// `Balanced`: even deleting the node scores below the threshold (`CanPassThreshold`).
     BalancedThreshold {
         /// savings fraction ÷ disruption fraction of deleting it.
         score: f64,
+    },
+    /// Multi-node: a larger batch was refused by a Balanced pool's scoring.
+    BalancedBatch {
+        /// The refusing NodePool.
+        node_pool: String,
+        /// Its score for that batch.
+        score: f64,
+        /// The batch size refused.
+        size: usize,
     },
     /// StaticDrift: the NodePool has more nodes than `replicas` (scale-down first).
     StaticOverscaled,
@@ -536,10 +545,17 @@ impl Blocked {
                 format!("disruption budget for {} is exhausted", reason.as_str())
             }
             Blocked::BeyondBatch => {
-                "beyond the first 100 candidates within budget (multi-node batch limit)".into()
+                "beyond the 101 candidates within budget a multi-node batch can reach".into()
             }
             Blocked::BalancedThreshold { score } => format!(
                 "Balanced: deleting it would score {score:.3}, below the threshold 0.5 (1/k, k = 2)"
+            ),
+            Blocked::BalancedBatch {
+                node_pool,
+                score,
+                size,
+            } => format!(
+                "Balanced NodePool {node_pool} scores a batch of {size} at {score:.3}, below the threshold 0.5: the batch stops before this node"
             ),
             Blocked::StaticOverscaled => {
                 "static NodePool has more nodes than replicas: waits for scale-down".into()
@@ -1073,7 +1089,8 @@ pub fn evaluate(
             let takes = match m {
                 Method::Emptiness => true,
                 Method::Drift => !any_selected || (!v.at_least(5) && f.empty),
-                Method::MultiNodeConsolidation => kept < 100,
+                // `firstNConsolidationOption` reaches prefixes of up to 101 candidates.
+                Method::MultiNodeConsolidation => kept < 101,
                 Method::SingleNodeConsolidation => !any_selected,
                 Method::StaticDrift => true,
             };
@@ -1121,7 +1138,8 @@ pub fn evaluate(
             Method::MultiNodeConsolidation => Some(
                 "approximation: Karpenter binary-searches the largest prefix (at least 2) of these \
                  budget-filtered candidates whose pods fit elsewhere with at most one cheaper \
-                 replacement; selected = within budget and the first 100, not a scheduling result"
+                 replacement; selected = within budget and among the first 101 it can reach, not a \
+                 scheduling result"
                     .to_string(),
             ),
             Method::SingleNodeConsolidation => Some(
@@ -1156,27 +1174,30 @@ pub fn evaluate(
     (facts, methods)
 }
 
-/// `CanPassThreshold` of a `Balanced` pool: the score of deleting the node, savings fraction
-/// (price ÷ pool price) over disruption fraction ((1 + Σ positive eviction costs) ÷ pool
-/// disruption cost); `None` when the pool has no price to normalise against (always passes).
-pub fn balanced_delete_score(price: f64, resched_cost: f64, totals: (f64, f64)) -> Option<f64> {
+/// `ScoreMove` then `ScoreResult.Score`: savings fraction (savings ÷ the pool's price) over
+/// disruption fraction (disruption ÷ the pool's disruption cost); 0 without totals to
+/// normalise against or without savings, +∞ for a move that disrupts nothing.
+pub fn score_move(savings: f64, disruption: f64, totals: (f64, f64)) -> f64 {
     let (total_cost, total_disruption) = totals;
-    if total_cost <= 0.0 {
-        return None;
+    if total_cost <= 0.0 || total_disruption <= 0.0 {
+        return 0.0;
     }
-    // `ScoreMove` leaves both fractions 0 without a disruption total: the score is 0.
-    if total_disruption <= 0.0 {
-        return Some(0.0);
-    }
-    let savings = price / total_cost;
-    let disruption = (1.0 + resched_cost) / total_disruption;
-    Some(if savings <= 0.0 {
+    let savings = savings / total_cost;
+    let disruption = disruption / total_disruption;
+    if savings <= 0.0 {
         0.0
     } else if disruption == 0.0 {
         f64::INFINITY
     } else {
         savings / disruption
-    })
+    }
+}
+
+/// `CanPassThreshold` of a `Balanced` pool: the score of deleting the node (its price saved,
+/// 1 + Σ positive eviction costs disrupted); `None` when the pool has no price to normalise
+/// against (then every candidate passes).
+pub fn balanced_delete_score(price: f64, resched_cost: f64, totals: (f64, f64)) -> Option<f64> {
+    (totals.0 > 0.0).then(|| score_move(price, 1.0 + resched_cost, totals))
 }
 
 /// Each node's position in name order, equal names sharing one (state nodes usually come

@@ -5,7 +5,9 @@
 //! starts it and the pass ends (the next pass counts those nodes as disrupting).
 
 use super::budget::Reason;
-use super::candidates::{balanced_delete_score, Blocked, Method, NodeFacts, NodeName, StateNode};
+use super::candidates::{
+    balanced_delete_score, score_move, Blocked, Method, NodeFacts, NodeName, StateNode,
+};
 use super::report::NodePoolResult;
 use super::version::KarpenterVersion;
 use chrono::{DateTime, Utc};
@@ -76,6 +78,7 @@ pub struct PassCandidate {
 
 struct Entry<'a> {
     pool: usize,
+    pool_name: String,
     facts: &'a NodeFacts,
     drifted_at: Option<DateTime<Utc>>,
     price: f64,
@@ -127,6 +130,7 @@ pub fn build(
                 let sn = state(c.node.as_str());
                 entries.push(Entry {
                     pool: pi,
+                    pool_name: p.name.clone(),
                     facts: f,
                     drifted_at: sn.and_then(|n| n.drifted_at),
                     price: sn.map_or(0.0, |n| n.price),
@@ -263,39 +267,43 @@ pub fn build(
                 }
             }
             // `MultiNodeConsolidation.ComputeCommands`: drop candidates over budget
-            // (decrementing per pool), keep the first 100, and consolidate a prefix of at
-            // least 2 (here: all of them).
+            // (decrementing per pool), then `firstNConsolidationOption` binary-searches the
+            // largest prefix (at least 2) that consolidates and that every Balanced pool
+            // approves. The simulation is assumed to succeed with a delete, so the search is
+            // run on the Balanced scoring alone.
             Method::MultiNodeConsolidation => {
-                let mut kept = 0;
-                for i in 0..entries.len() {
-                    if kept >= 100 {
-                        if let Some(c) = out.get_mut(i) {
-                            c.not_selected = Some(Blocked::BeyondBatch);
-                        }
-                        continue;
-                    }
-                    if let (Some(e), Some(c)) = (entries.get(i), out.get_mut(i)) {
-                        if skips_empty(e) && left.get(e.pool).copied().unwrap_or(0) > 0 {
-                            c.not_selected = Some(Blocked::Empty);
-                            continue;
-                        }
-                    }
-                    if take(i, &mut out, &mut left) {
-                        kept += 1;
-                    }
-                }
-                if kept >= 2 {
-                    push_selected(&out, &mut commands);
-                } else {
-                    for (c, e) in out.iter_mut().zip(&entries) {
-                        if c.selected {
-                            c.selected = false;
-                            if let Some(u) = used.get_mut(e.pool) {
-                                *u -= 1;
+                let mut kept: Vec<usize> = Vec::new();
+                for (i, (e, c)) in entries.iter().zip(out.iter_mut()).enumerate() {
+                    match left.get_mut(e.pool) {
+                        Some(l) if *l > 0 => {
+                            if skips_empty(e) {
+                                c.not_selected = Some(Blocked::Empty);
+                            } else {
+                                *l -= 1;
+                                kept.push(i);
                             }
                         }
+                        _ => c.not_selected = Some(Blocked::BudgetExhausted { reason }),
                     }
                 }
+                let batch: Vec<&Entry<'_>> = kept.iter().filter_map(|i| entries.get(*i)).collect();
+                let (best, last, rejected) = largest_batch(&batch, &totals);
+                for (k, i) in kept.iter().enumerate() {
+                    let (Some(c), Some(e)) = (out.get_mut(*i), entries.get(*i)) else {
+                        continue;
+                    };
+                    if k < best {
+                        c.selected = true;
+                        if let Some(u) = used.get_mut(e.pool) {
+                            *u += 1;
+                        }
+                    } else if k <= last {
+                        c.not_selected = Some(rejected.clone().unwrap_or(Blocked::BeyondBatch));
+                    } else {
+                        c.not_selected = Some(Blocked::BeyondBatch);
+                    }
+                }
+                push_selected(&out, &mut commands);
             }
             // `SingleNodeConsolidation.ComputeCommands`: the first candidate, in the
             // interleaved order, whose pool has budget and that can pass a Balanced pool's
@@ -355,6 +363,79 @@ pub fn build(
         });
     }
     pass
+}
+
+/// `firstNConsolidationOption` over the budget-filtered candidates, every prefix taken to
+/// consolidate by deletion: the prefix length found (0 = none), the last index the search may
+/// reach, and why the smallest larger prefix it tried was refused.
+fn largest_batch(
+    batch: &[&Entry<'_>],
+    totals: &[Option<(f64, f64)>],
+) -> (usize, usize, Option<Blocked>) {
+    let n = batch.len();
+    if n < 2 {
+        return (0, 0, None);
+    }
+    // `max = clamp(len, 0, 100)`, lowered to len - 1 when len <= max: a batch of 101 is
+    // reachable when more than 100 candidates are within budget.
+    let mut max = n.min(100);
+    if n <= max {
+        max = n - 1;
+    }
+    let last = max;
+    let (mut min, mut best, mut rejected) = (1usize, 0usize, None);
+    while min <= max {
+        let mid = (min + max) / 2;
+        match approve(batch.get(..=mid).unwrap_or(&[]), totals) {
+            Ok(()) => {
+                best = mid + 1;
+                min = mid + 1;
+            }
+            Err(b) => {
+                rejected = Some(b);
+                // `mid >= min >= 1`.
+                max = mid - 1;
+            }
+        }
+    }
+    (best, last, rejected)
+}
+
+/// `EvaluateBalancedMove` for a delete: each Balanced pool in the batch scores its share of the
+/// savings (its nodes' prices) against its nodes' disruption cost.
+fn approve(batch: &[&Entry<'_>], totals: &[Option<(f64, f64)>]) -> Result<(), Blocked> {
+    let source: f64 = batch.iter().map(|e| e.price).sum();
+    let mut pools: Vec<usize> = batch.iter().map(|e| e.pool).collect();
+    pools.sort_unstable();
+    pools.dedup();
+    for &p in &pools {
+        let Some(t) = totals.get(p).copied().flatten() else {
+            continue;
+        };
+        let mine = batch.iter().filter(|e| e.pool == p);
+        let cost: f64 = mine.clone().map(|e| e.price).sum();
+        let disruption: f64 = mine.map(|e| 1.0 + e.resched_cost).sum();
+        // Across pools the savings are split by each pool's share of the source price
+        // (`savings * poolCost / totalCost`, which for a delete is the pool's own price).
+        let savings = if source > 0.0 && pools.len() > 1 {
+            cost
+        } else {
+            source
+        };
+        let score = score_move(savings, disruption, t);
+        if score < 0.5 {
+            return Err(Blocked::BalancedBatch {
+                node_pool: batch
+                    .iter()
+                    .find(|e| e.pool == p)
+                    .map(|e| e.pool_name.clone())
+                    .unwrap_or_default(),
+                score,
+                size: batch.len(),
+            });
+        }
+    }
+    Ok(())
 }
 
 fn push_selected(out: &[PassCandidate], commands: &mut Vec<Vec<NodeName>>) {

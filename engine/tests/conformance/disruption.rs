@@ -810,6 +810,7 @@ fn fleet_case(case: &Value) -> R {
             "at",
             "node_pools",
             "nodes",
+            "generated_nodes",
             "expect",
         ],
     )?;
@@ -833,6 +834,24 @@ fn fleet_case(case: &Value) -> R {
     {
         text.push_str(&fleet_node_yaml(n)?);
     }
+    // `generated_nodes: {count, prefix, pool, pods?}`: nodes <prefix>001, <prefix>002, …
+    if let Some(g) = case.get("generated_nodes") {
+        only_keys("generated_nodes", g, &["count", "prefix", "pool", "pods"])?;
+        let count = g
+            .get("count")
+            .and_then(Value::as_u64)
+            .ok_or("generated_nodes.count")?;
+        for i in 1..=count {
+            let mut n = serde_json::json!({
+                "name": format!("{}{i:03}", s(g, "prefix")?),
+                "pool": s(g, "pool")?,
+            });
+            if let (Some(p), Some(m)) = (g.get("pods"), n.as_object_mut()) {
+                m.insert("pods".into(), p.clone());
+            }
+            text.push_str(&fleet_node_yaml(&n)?);
+        }
+    }
     let mut options = BudgetOptions::at(at);
     options.karpenter_version = case
         .get("karpenter_version")
@@ -852,6 +871,7 @@ fn fleet_case(case: &Value) -> R {
         &[
             "acting",
             "commands",
+            "command_sizes",
             "order",
             "budgets",
             "blocked",
@@ -899,6 +919,20 @@ fn fleet_case(case: &Value) -> R {
         }
         for k in want.keys() {
             method(k)?;
+        }
+    }
+    if let Some(cs) = expect.get("command_sizes").and_then(Value::as_object) {
+        for (k, v) in cs {
+            let got: Vec<u64> = method(k)?.commands.iter().map(|c| c.len() as u64).collect();
+            let w: Vec<u64> = v
+                .as_array()
+                .ok_or("command_sizes: not a list")?
+                .iter()
+                .filter_map(Value::as_u64)
+                .collect();
+            if got != w {
+                return Err(format!("command sizes of {k}: expected {w:?}, got {got:?}"));
+            }
         }
     }
     if let Some(o) = expect.get("order").and_then(Value::as_object) {
