@@ -1044,14 +1044,14 @@ pub fn evaluate(
         // Order: the consolidation sort, or drift time; ties by node name.
         match m {
             // StaticDrift walks its candidates in cluster-state (map) order: here, by name.
-            Method::StaticDrift => cands.sort_by(|(ia, _), (ib, _)| by_name(ia, ib)),
-            Method::Drift => {
+            Method::Drift | Method::StaticDrift => {
                 // Drift's "empty" is no reschedulable pod in every version (`drift.go`).
                 let no_pods = |i: &usize| nodes.get(*i).is_some_and(|n| n.resched_count == 0);
+                let by_time = m == Method::Drift;
                 cands.sort_by(|(ia, _), (ib, _)| {
-                    let ta = drifted_at.get(*ia).copied().flatten();
-                    let tb = drifted_at.get(*ib).copied().flatten();
-                    let empty_first = if v.at_least(7) {
+                    let ta = drifted_at.get(*ia).copied().flatten().filter(|_| by_time);
+                    let tb = drifted_at.get(*ib).copied().flatten().filter(|_| by_time);
+                    let empty_first = if by_time && v.at_least(7) {
                         no_pods(ib).cmp(&no_pods(ia))
                     } else {
                         std::cmp::Ordering::Equal
@@ -1121,7 +1121,9 @@ pub fn evaluate(
                         left -= 1;
                     }
                 } else if m == Method::StaticDrift {
+                    // Karpenter checks the budget, then the replicas, then the node limit.
                     c.not_selected = Some(match &ctx.static_room {
+                        _ if budget <= 0 => Blocked::BudgetExhausted { reason },
                         Err(b) => b.clone(),
                         Ok(room) if *room < budget => Blocked::NodeLimit,
                         Ok(_) => Blocked::BudgetExhausted { reason },

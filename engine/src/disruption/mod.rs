@@ -307,6 +307,11 @@ impl Prepared<'_> {
         }
         let balanced = |name: &str| {
             let (_, pool) = self.pools.iter().find(|(_, p)| p.name == name)?;
+            // Only Balanced pools have totals: skip the scan over the nodes for the others.
+            pool.disruption
+                .consolidation_policy
+                .as_ref()
+                .filter(|f| f.value == "Balanced")?;
             let members: Vec<&StateNode> = self
                 .nodes
                 .iter()

@@ -12,8 +12,6 @@ use super::report::NodePoolResult;
 use super::version::KarpenterVersion;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
-use std::cmp::Ordering;
-use std::collections::HashMap;
 
 /// What one controller pass would do across all NodePools.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -77,6 +75,12 @@ pub struct PassCandidate {
 }
 
 struct Entry<'a> {
+    /// Insertion order: the last tie-break, so that the unstable sort is deterministic.
+    idx: usize,
+    /// The pool's position in name order.
+    pool_rank: usize,
+    /// Single-node: how many candidates of its pool come before it.
+    turn: usize,
     pool: usize,
     pool_name: String,
     facts: &'a NodeFacts,
@@ -98,9 +102,24 @@ pub fn build(
     balanced: &dyn Fn(&str) -> Option<(f64, f64)>,
     v: KarpenterVersion,
 ) -> DisruptionPass {
-    let facts_of: Vec<HashMap<&str, &NodeFacts>> = pools
+    // Node facts come in name order (the state nodes' order).
+    fn facts_of<'p>(p: &'p NodePoolResult, name: &str) -> Option<&'p NodeFacts> {
+        p.node_facts
+            .binary_search_by(|f| f.node.as_str().cmp(name))
+            .ok()
+            .and_then(|i| p.node_facts.get(i))
+    }
+    // Each pool's position in name order (then input order); pools are few.
+    let pool_rank: Vec<usize> = pools
         .iter()
-        .map(|p| p.node_facts.iter().map(|f| (f.node.as_str(), f)).collect())
+        .enumerate()
+        .map(|(i, p)| {
+            pools
+                .iter()
+                .enumerate()
+                .filter(|(j, q)| (q.name.as_str(), *j) < (p.name.as_str(), i))
+                .count()
+        })
         .collect();
     let state = |name: &str| {
         nodes
@@ -124,11 +143,14 @@ pub fn build(
                 *l = mc.allowed;
             }
             for c in &mc.candidates {
-                let Some(f) = facts_of.get(pi).and_then(|t| t.get(c.node.as_str())) else {
+                let Some(f) = facts_of(p, c.node.as_str()) else {
                     continue;
                 };
                 let sn = state(c.node.as_str());
                 entries.push(Entry {
+                    idx: entries.len(),
+                    pool_rank: pool_rank.get(pi).copied().unwrap_or(pi),
+                    turn: 0,
                     pool: pi,
                     pool_name: p.name.clone(),
                     facts: f,
@@ -144,42 +166,28 @@ pub fn build(
                 }
             }
         }
-        fn name<'e>(e: &'e Entry<'_>) -> &'e str {
-            e.facts.node.as_str()
-        }
         let pool_name =
             |e: &Entry<'_>| -> &str { pools.get(e.pool).map_or("", |p| p.name.as_str()) };
-        let by_name = |a: &Entry<'_>, b: &Entry<'_>| {
-            name(a)
-                .cmp(name(b))
-                .then_with(|| pool_name(a).cmp(pool_name(b)))
-        };
-        let consolidation_key = |a: &Entry<'_>, b: &Entry<'_>| {
-            if v.at_least(14) {
-                b.facts.savings_ratio.total_cmp(&a.facts.savings_ratio)
-            } else {
-                a.facts.disruption_cost.total_cmp(&b.facts.disruption_cost)
-            }
-        };
-        match m {
-            Method::Drift => entries.sort_by(|a, b| {
-                let empty_first = if v.at_least(7) {
-                    b.no_pods.cmp(&a.no_pods)
-                } else {
-                    Ordering::Equal
-                };
-                empty_first
-                    .then(a.drifted_at.cmp(&b.drifted_at))
-                    .then_with(|| by_name(a, b))
-            }),
-            Method::StaticDrift => {
-                entries.sort_by(|a, b| pool_name(a).cmp(pool_name(b)).then_with(|| by_name(a, b)))
-            }
-            _ => entries.sort_by(|a, b| consolidation_key(a, b).then_with(|| by_name(a, b))),
-        }
-        // Pools take turns from v1.4.0 on; before, the sorted order is walked as it is.
+        sort_entries(
+            &mut entries,
+            match m {
+                Method::Drift => Key::Drift,
+                Method::StaticDrift => Key::Static,
+                _ => Key::Consolidation,
+            },
+            v,
+        );
+        // `shuffleCandidates` (v1.4.0+): each pool's sorted candidates, the pools taking turns
+        // (Karpenter: Go map order after pools a timed-out pass did not reach; here by name).
         if m == Method::SingleNodeConsolidation && v.at_least(4) {
-            entries = interleave(entries, pools);
+            let mut seen = vec![0usize; pools.len()];
+            for e in &mut entries {
+                if let Some(k) = seen.get_mut(e.pool) {
+                    e.turn = *k;
+                    *k += 1;
+                }
+            }
+            sort_entries(&mut entries, Key::Turns, v);
         }
         // v1.0–v1.13 consolidation passes over a candidate without reschedulable pods once
         // its pool has budget, without using the budget.
@@ -449,38 +457,41 @@ fn push_selected(out: &[PassCandidate], commands: &mut Vec<Vec<NodeName>>) {
     }
 }
 
-/// `SingleNodeConsolidation.shuffleCandidates`: the sorted candidates grouped by NodePool, then
-/// taken round-robin, one from each pool in turn. Karpenter's pool order is Go map order
-/// (random) after pools a timed-out pass did not reach; here pools go by name.
-fn interleave<'a>(entries: Vec<Entry<'a>>, pools: &[NodePoolResult]) -> Vec<Entry<'a>> {
-    let mut order: Vec<usize> = (0..pools.len()).collect();
-    order.sort_by(|a, b| {
-        let n = |i: &usize| pools.get(*i).map(|p| p.name.as_str());
-        n(a).cmp(&n(b))
-    });
-    let mut groups: Vec<Vec<Entry<'a>>> = (0..pools.len()).map(|_| Vec::new()).collect();
-    for e in entries {
-        if let Some(g) = groups.get_mut(e.pool) {
-            g.push(e);
-        }
-    }
-    let mut iters: Vec<std::vec::IntoIter<Entry<'a>>> = order
-        .iter()
-        .filter_map(|i| groups.get_mut(*i).map(std::mem::take))
-        .map(Vec::into_iter)
-        .collect();
-    let mut out = Vec::new();
-    loop {
-        let before = out.len();
-        for it in &mut iters {
-            if let Some(e) = it.next() {
-                out.push(e);
+/// The orders the methods walk their candidates in.
+#[derive(Clone, Copy)]
+enum Key {
+    /// Savings ratio, highest first (v1.14+), else disruption cost, lowest first.
+    Consolidation,
+    /// Drifted time (v1.7+: nodes without reschedulable pods first).
+    Drift,
+    /// By pool.
+    Static,
+    /// Single-node's turns: each pool's first candidate, then each pool's second, …
+    Turns,
+}
+
+/// Sorts by `key`, then node name, pool name and input order: a total order, so the unstable
+/// sort (one instantiation for every order) is deterministic.
+fn sort_entries(entries: &mut [Entry<'_>], key: Key, v: KarpenterVersion) {
+    entries.sort_unstable_by(|a, b| {
+        let first = match key {
+            Key::Consolidation if v.at_least(14) => {
+                b.facts.savings_ratio.total_cmp(&a.facts.savings_ratio)
             }
-        }
-        if out.len() == before {
-            return out;
-        }
-    }
+            Key::Consolidation => a.facts.disruption_cost.total_cmp(&b.facts.disruption_cost),
+            Key::Drift if v.at_least(7) => b
+                .no_pods
+                .cmp(&a.no_pods)
+                .then(a.drifted_at.cmp(&b.drifted_at)),
+            Key::Drift => a.drifted_at.cmp(&b.drifted_at),
+            Key::Static => a.pool_rank.cmp(&b.pool_rank),
+            Key::Turns => a.turn.cmp(&b.turn).then(a.pool_rank.cmp(&b.pool_rank)),
+        };
+        first
+            .then_with(|| a.facts.node.as_str().cmp(b.facts.node.as_str()))
+            .then(a.pool_rank.cmp(&b.pool_rank))
+            .then(a.idx.cmp(&b.idx))
+    });
 }
 
 fn approximation(m: Method) -> Option<String> {
