@@ -138,6 +138,9 @@ pub struct EvaluateReport {
     /// End of the disruption timeline horizon (absent when no NodePool was evaluated).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub horizon_end: Option<DateTime<Utc>>,
+    /// One disruption-controller pass over all NodePools (absent when none was evaluated).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub disruption_pass: Option<disruption::pass::DisruptionPass>,
     /// Rollout results.
     pub rollouts: Vec<rollout::plan::Rollout>,
     /// All errors.
@@ -211,6 +214,7 @@ pub(crate) fn evaluate(input: &Input, options: &EvaluateOptions) -> EvaluateRepo
         out.node_pools = r.node_pools;
         out.karpenter_version = Some(r.karpenter_version);
         out.horizon_end = r.horizon_end;
+        out.disruption_pass = Some(r.pass);
         out.errors.extend(r.errors);
         out.warnings.extend(r.warnings);
     }

@@ -622,3 +622,20 @@ fn hostile_names_stay_on_their_line_in_diff_tables_and_markdown() {
         );
     }
 }
+
+#[test]
+fn budgets_table_ends_with_the_controller_pass_over_all_node_pools() {
+    let file = example("budget-candidates.yaml");
+    let out = run(&["budgets", &file.to_string_lossy(), "--format", "table"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let tail: Vec<&str> = stdout.lines().rev().take(3).collect();
+    assert_eq!(
+        tail,
+        [
+            "  Drift: 2 candidate(s), commands [node-b], budget used general 1/1",
+            "This pass (all NodePools): Drift",
+            "",
+        ],
+        "{stdout}"
+    );
+}

@@ -141,6 +141,17 @@ test('budgets: docs example blocking business hours — 0 until 17:00, then 10% 
   assert.equal(evening.horizonEnd, '2026-03-05T18:00:00Z');
 });
 
+test('budgets: the pass over all NodePools — Drift acts, with the oldest drifted node, within the pool budget of 1', () => {
+  const r = fp.budgets(example('budget-candidates.yaml'), { at: '2024-03-05T12:00:00Z' });
+  assert.equal(r.pass.acting, 'Drift');
+  const drift = r.pass.methods.find((m) => m.method === 'Drift');
+  assert.deepEqual(drift.commands, [['node-b']]);
+  assert.deepEqual(drift.budgets, [{ nodePool: 'general', allowed: 1, used: 1 }]);
+  assert.deepEqual(drift.candidates.map((c) => [c.node, c.nodePool, c.selected, c.notSelected?.kind]),
+    [['node-b', 'general', true, undefined], ['node-a', 'general', false, undefined]]);
+  assert.deepEqual(fp.evaluate(example('budget-candidates.yaml'), { at: '2024-03-05T12:00:00Z' }).disruptionPass, r.pass);
+});
+
 test('evaluate: the placement, and its rollout to exactly the clusters it picked', () => {
   const yaml = example('docs-affinity-two-terms.yaml');
   const r = fp.evaluate(yaml, { at: AT });

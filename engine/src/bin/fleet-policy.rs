@@ -343,6 +343,7 @@ fn evaluate_table(r: &fleet_policy::EvaluateReport) -> String {
             at: None,
             horizon_end: r.horizon_end,
             node_pools: r.node_pools.clone(),
+            pass: r.disruption_pass.clone().unwrap_or_default(),
             ..Default::default()
         }));
     }

@@ -22,6 +22,13 @@ pub const INITIALIZED_LABEL: &str = "karpenter.sh/initialized";
 pub const DO_NOT_DISRUPT: &str = "karpenter.sh/do-not-disrupt";
 /// Our own input: the node's hourly offering price (Karpenter reads it from the provider).
 pub const PRICE_ANNOTATION: &str = "fleet-policy.dev/price";
+/// Our own input: until when the provisioner nominated the node for pending pods (RFC 3339).
+/// Karpenter keeps nominations in memory only (`StateNode.nominatedUntil`), so a dump cannot
+/// show them.
+pub const NOMINATED_ANNOTATION: &str = "fleet-policy.dev/nominated-until";
+/// The taint the disruption queue puts on the nodes of a command it starts
+/// (`v1.DisruptedNoScheduleTaint`); the controller removes it from nodes no command holds.
+pub const DISRUPTED_TAINT: &str = "karpenter.sh/disrupted";
 
 /// A node's name, shared by its facts and every method's lists: one NodePool lists each node
 /// up to five times. The names of a prepared input live in one shared table, so a clone is a
@@ -213,6 +220,11 @@ pub struct StateNode {
     pub instance_terminating: bool,
     /// Deleting or marked for deletion.
     pub deleting: bool,
+    /// In a queued disruption command (tainted `karpenter.sh/disrupted:NoSchedule`, not yet
+    /// deleting): marked for deletion, so it counts as disrupting.
+    pub queued: bool,
+    /// End of a provisioner nomination ([`NOMINATED_ANNOTATION`]).
+    pub nominated_until: Option<DateTime<Utc>>,
     /// Node `Ready=True`.
     pub ready: bool,
     /// Node annotation `karpenter.sh/do-not-disrupt: "true"`.
@@ -275,6 +287,11 @@ impl StateNode {
         let cond = |t: &str| claim.is_some_and(|c| condition_true(&c.status.conditions, t));
         let instance_terminating = cond("InstanceTerminating");
         let drifted_cond = claim.and_then(|c| condition(&c.status.conditions, "Drifted"));
+        let deleting = match (claim, node) {
+            (Some(c), _) => c.metadata.deletion_timestamp.is_some() || instance_terminating,
+            (None, Some(n)) => n.metadata.deletion_timestamp.is_some(),
+            (None, None) => false,
+        };
         StateNode {
             name: node
                 .map_or_else(
@@ -293,11 +310,17 @@ impl StateNode {
                         .is_some_and(|v| v == "true")
                 }),
             instance_terminating,
-            deleting: match (claim, node) {
-                (Some(c), _) => c.metadata.deletion_timestamp.is_some() || instance_terminating,
-                (None, Some(n)) => n.metadata.deletion_timestamp.is_some(),
-                (None, None) => false,
-            },
+            deleting,
+            // `Taint.MatchTaint` compares key and effect.
+            queued: !deleting
+                && node.is_some_and(|n| {
+                    n.spec.taints.iter().any(|t| {
+                        t.key == DISRUPTED_TAINT && t.effect.as_deref() == Some("NoSchedule")
+                    })
+                }),
+            nominated_until: node
+                .and_then(|n| n.metadata.annotations.get(NOMINATED_ANNOTATION))
+                .and_then(|t| time(Some(t))),
             ready: node.is_some_and(|n| condition_true(&n.status.conditions, "Ready")),
             do_not_disrupt: annotations
                 .and_then(|a| a.get(DO_NOT_DISRUPT))
@@ -364,6 +387,13 @@ impl StateNode {
     rename_all_fields = "camelCase"
 )]
 pub enum Blocked {
+    /// In a queued disruption command already.
+    Queued,
+    /// Nominated by the provisioner for pending pods.
+    Nominated {
+        /// End of the nomination.
+        until: DateTime<Utc>,
+    },
     /// No NodeClaim.
     NotManaged,
     /// NodeClaim without Node.
@@ -438,12 +468,34 @@ pub enum Blocked {
         /// The reason.
         reason: Reason,
     },
+    /// Multi-node consolidation's batch reaches 101 candidates within budget at most.
+    BeyondBatch,
+    /// `Balanced`: even deleting the node scores below the threshold (`CanPassThreshold`).
+    BalancedThreshold {
+        /// savings fraction ÷ disruption fraction of deleting it.
+        score: f64,
+    },
+    /// Multi-node: a larger batch was refused by a Balanced pool's scoring.
+    BalancedBatch {
+        /// The refusing NodePool.
+        node_pool: String,
+        /// Its score for that batch.
+        score: f64,
+        /// The batch size refused.
+        size: usize,
+    },
+    /// StaticDrift: the NodePool has more nodes than `replicas` (scale-down first).
+    StaticOverscaled,
+    /// StaticDrift: no room under `limits.nodes` for another replacement.
+    NodeLimit,
 }
 
 impl Blocked {
     /// The explanation in words (Karpenter's text where Karpenter has one).
     pub fn message(&self) -> String {
         match self {
+            Blocked::Queued => "candidate is already being disrupted".into(),
+            Blocked::Nominated { .. } => "node is nominated for a pending pod".into(),
             Blocked::NotManaged => "node isn't managed by karpenter".into(),
             Blocked::NoNode => "nodeclaim does not have an associated node".into(),
             Blocked::NotInitialized => "node isn't initialized".into(),
@@ -471,9 +523,7 @@ impl Blocked {
                 "eviction does not support multiple PDBs (PodDisruptionBudget(s)=[{}], Pod={pod})",
                 pdbs.join(" ")
             ),
-            Blocked::StaticNodePool => {
-                "static NodePool: only StaticDrift applies (not modelled)".into()
-            }
+            Blocked::StaticNodePool => "static NodePool: only StaticDrift applies".into(),
             Blocked::NotStatic => "not a static NodePool".into(),
             Blocked::ConsolidateAfterNever => "consolidateAfter is Never".into(),
             Blocked::NotConsolidatable { at } => match at {
@@ -493,6 +543,25 @@ impl Blocked {
             Blocked::EmptyLeftToEmptiness => "drifted but empty: left to Emptiness".into(),
             Blocked::BudgetExhausted { reason } => {
                 format!("disruption budget for {} is exhausted", reason.as_str())
+            }
+            Blocked::BeyondBatch => {
+                "beyond the 101 candidates within budget a multi-node batch can reach".into()
+            }
+            Blocked::BalancedThreshold { score } => format!(
+                "Balanced: deleting it would score {score:.3}, below the threshold 0.5 (1/k, k = 2)"
+            ),
+            Blocked::BalancedBatch {
+                node_pool,
+                score,
+                size,
+            } => format!(
+                "Balanced NodePool {node_pool} scores a batch of {size} at {score:.3}, below the threshold 0.5: the batch stops before this node"
+            ),
+            Blocked::StaticOverscaled => {
+                "static NodePool has more nodes than replicas: waits for scale-down".into()
+            }
+            Blocked::NodeLimit => {
+                "no room under the NodePool's limits.nodes for a replacement".into()
             }
         }
     }
@@ -712,12 +781,22 @@ pub struct PoolContext<'a> {
     pub is_static: bool,
     /// `expireAfter` of the template (fallback for NodeClaims without their own).
     pub expire_after: Option<GoDuration>,
+    /// StaticDrift: how many replacements the pool may start now (`ReserveNodeCount`), or
+    /// why none.
+    pub static_room: Result<i64, Blocked>,
+    /// `Balanced` (v1.14+): the pool's total price and total disruption cost
+    /// (`computeNodePoolTotals`).
+    pub balanced: Option<(f64, f64)>,
     /// Warnings collected while evaluating pods (Karpenter emits them as events).
     pub warnings: std::cell::RefCell<Vec<String>>,
 }
 
 /// The common candidate filter (spec §5.2) for one class; `Ok` or the first blocker.
 pub fn common_filter(n: &StateNode, class: Class, ctx: &PoolContext<'_>) -> Result<(), Blocked> {
+    // `NewCandidate` asks the queue first, then `ValidateNodeDisruptable`.
+    if n.queued {
+        return Err(Blocked::Queued);
+    }
     if n.claim.is_none() {
         return Err(Blocked::NotManaged);
     }
@@ -729,6 +808,10 @@ pub fn common_filter(n: &StateNode, class: Class, ctx: &PoolContext<'_>) -> Resu
     }
     if n.deleting {
         return Err(Blocked::Deleting);
+    }
+    // `nominatedUntil.After(now)`: the end itself is no longer nominated.
+    if let Some(until) = n.nominated_until.filter(|u| *u > ctx.at) {
+        return Err(Blocked::Nominated { until });
     }
     if n.do_not_disrupt {
         return Err(Blocked::NodeDoNotDisrupt);
@@ -960,12 +1043,16 @@ pub fn evaluate(
         };
         // Order: the consolidation sort, or drift time; ties by node name.
         match m {
+            // StaticDrift walks its candidates in cluster-state (map) order: here, by name.
             Method::Drift | Method::StaticDrift => {
-                cands.sort_by(|(ia, a), (ib, b)| {
-                    let ta = drifted_at.get(*ia).copied().flatten();
-                    let tb = drifted_at.get(*ib).copied().flatten();
-                    let empty_first = if v.at_least(7) {
-                        b.empty.cmp(&a.empty)
+                // Drift's "empty" is no reschedulable pod in every version (`drift.go`).
+                let no_pods = |i: &usize| nodes.get(*i).is_some_and(|n| n.resched_count == 0);
+                let by_time = m == Method::Drift;
+                cands.sort_by(|(ia, _), (ib, _)| {
+                    let ta = drifted_at.get(*ia).copied().flatten().filter(|_| by_time);
+                    let tb = drifted_at.get(*ib).copied().flatten().filter(|_| by_time);
+                    let empty_first = if by_time && v.at_least(7) {
+                        no_pods(ib).cmp(&no_pods(ia))
                     } else {
                         std::cmp::Ordering::Equal
                     };
@@ -985,9 +1072,14 @@ pub fn evaluate(
         }
         let budget = allowed.get(reason);
         let mut left = budget;
+        if m == Method::StaticDrift {
+            // min(budget, candidates), then what the node limit leaves (`ReserveNodeCount`).
+            left = left.min(ctx.static_room.clone().unwrap_or(0));
+        }
         let mut candidates = Vec::with_capacity(cands.len());
         let mut any_selected = false;
-        for (pos, (_, f)) in cands.iter().enumerate() {
+        let mut kept = 0usize;
+        for (pos, (i, f)) in cands.iter().enumerate() {
             let mut c = Candidate {
                 node: f.node.clone(),
                 order: pos + 1,
@@ -997,18 +1089,50 @@ pub fn evaluate(
             let takes = match m {
                 Method::Emptiness => true,
                 Method::Drift => !any_selected || (!v.at_least(5) && f.empty),
-                Method::MultiNodeConsolidation => pos < 100,
+                // `firstNConsolidationOption` reaches prefixes of up to 101 candidates.
+                Method::MultiNodeConsolidation => kept < 101,
                 Method::SingleNodeConsolidation => !any_selected,
                 Method::StaticDrift => true,
             };
+            let below_threshold = match (m, ctx.balanced, nodes.get(*i)) {
+                (Method::SingleNodeConsolidation, Some(totals), Some(n)) => {
+                    balanced_delete_score(n.price, n.resched_cost, totals).filter(|s| *s < 0.5)
+                }
+                _ => None,
+            };
+            // v1.0–v1.13 consolidation lists empty nodes but passes over them once their pool
+            // has budget, without using it ("users who set a budget for `empty` can find
+            // their nodes disrupted here").
+            let empty_skipped = matches!(
+                m,
+                Method::MultiNodeConsolidation | Method::SingleNodeConsolidation
+            ) && !v.at_least(14)
+                && nodes.get(*i).is_some_and(|n| n.resched_count == 0);
             if takes {
                 if left > 0 {
-                    c.selected = true;
-                    any_selected = true;
-                    left -= 1;
+                    if empty_skipped {
+                        c.not_selected = Some(Blocked::Empty);
+                    } else if let Some(score) = below_threshold {
+                        c.not_selected = Some(Blocked::BalancedThreshold { score });
+                    } else {
+                        c.selected = true;
+                        any_selected = true;
+                        kept += 1;
+                        left -= 1;
+                    }
+                } else if m == Method::StaticDrift {
+                    // Karpenter checks the budget, then the replicas, then the node limit.
+                    c.not_selected = Some(match &ctx.static_room {
+                        _ if budget <= 0 => Blocked::BudgetExhausted { reason },
+                        Err(b) => b.clone(),
+                        Ok(room) if *room < budget => Blocked::NodeLimit,
+                        Ok(_) => Blocked::BudgetExhausted { reason },
+                    });
                 } else {
                     c.not_selected = Some(Blocked::BudgetExhausted { reason });
                 }
+            } else if m == Method::MultiNodeConsolidation {
+                c.not_selected = Some(Blocked::BeyondBatch);
             }
             candidates.push(c);
         }
@@ -1016,26 +1140,29 @@ pub fn evaluate(
             Method::MultiNodeConsolidation => Some(
                 "approximation: Karpenter binary-searches the largest prefix (at least 2) of these \
                  budget-filtered candidates whose pods fit elsewhere with at most one cheaper \
-                 replacement; selected = within budget and the first 100, not a scheduling result"
+                 replacement; selected = within budget and among the first 101 it can reach, not a \
+                 scheduling result"
                     .to_string(),
             ),
             Method::SingleNodeConsolidation => Some(
                 "approximation: the first candidate within budget whose pods fit elsewhere (or on \
                  one cheaper node) is taken; the scheduling and price simulation is not run, so \
                  selected = the first candidate within budget. Across NodePools Karpenter \
-                 interleaves round-robin in map order; this result is per NodePool"
+                 interleaves round-robin in map order; this result is per NodePool (the report's pass \
+                 interleaves them)"
                     .to_string(),
             ),
             Method::Drift => Some(
                 "approximation: the replacement's scheduling simulation is assumed to succeed"
                     .to_string(),
             ),
-            Method::StaticDrift => Some("static NodePools are not modelled; no candidates".to_string()),
+            Method::StaticDrift => Some(
+                "one command per node, no scheduling simulation; Karpenter walks the candidates \
+                 in map order (here: by name) and does not count nodes pending disruption"
+                    .to_string(),
+            ),
             Method::Emptiness => None,
         };
-        if m == Method::StaticDrift {
-            candidates.clear();
-        }
         methods.push(MethodCandidates {
             method: m,
             reason,
@@ -1047,6 +1174,32 @@ pub fn evaluate(
         });
     }
     (facts, methods)
+}
+
+/// `ScoreMove` then `ScoreResult.Score`: savings fraction (savings ÷ the pool's price) over
+/// disruption fraction (disruption ÷ the pool's disruption cost); 0 without totals to
+/// normalise against or without savings, +∞ for a move that disrupts nothing.
+pub fn score_move(savings: f64, disruption: f64, totals: (f64, f64)) -> f64 {
+    let (total_cost, total_disruption) = totals;
+    if total_cost <= 0.0 || total_disruption <= 0.0 {
+        return 0.0;
+    }
+    let savings = savings / total_cost;
+    let disruption = disruption / total_disruption;
+    if savings <= 0.0 {
+        0.0
+    } else if disruption == 0.0 {
+        f64::INFINITY
+    } else {
+        savings / disruption
+    }
+}
+
+/// `CanPassThreshold` of a `Balanced` pool: the score of deleting the node (its price saved,
+/// 1 + Σ positive eviction costs disrupted); `None` when the pool has no price to normalise
+/// against (then every candidate passes).
+pub fn balanced_delete_score(price: f64, resched_cost: f64, totals: (f64, f64)) -> Option<f64> {
+    (totals.0 > 0.0).then(|| score_move(price, 1.0 + resched_cost, totals))
 }
 
 /// Each node's position in name order, equal names sharing one (state nodes usually come
@@ -1096,11 +1249,15 @@ fn method_block(
                 None
             }
         }
-        Method::StaticDrift => Some(if ctx.is_static {
-            Blocked::StaticNodePool
-        } else {
-            Blocked::NotStatic
-        }),
+        Method::StaticDrift => {
+            if !ctx.is_static {
+                Some(Blocked::NotStatic)
+            } else if !f.drifted {
+                Some(Blocked::NotDrifted)
+            } else {
+                None
+            }
+        }
         Method::Drift => {
             if !f.drifted {
                 Some(Blocked::NotDrifted)

@@ -8,6 +8,7 @@
 pub mod budget;
 pub mod candidates;
 pub mod crd_pattern;
+pub mod pass;
 pub mod report;
 pub mod schedule;
 pub mod table;
@@ -304,6 +305,21 @@ impl Prepared<'_> {
             );
             report.node_pools.push(r);
         }
+        let balanced = |name: &str| {
+            let (_, pool) = self.pools.iter().find(|(_, p)| p.name == name)?;
+            // Only Balanced pools have totals: skip the scan over the nodes for the others.
+            pool.disruption
+                .consolidation_policy
+                .as_ref()
+                .filter(|f| f.value == "Balanced")?;
+            let members: Vec<&StateNode> = self
+                .nodes
+                .iter()
+                .filter(|n| n.pool() == Some(name))
+                .collect();
+            balanced_totals(pool, &members, version)
+        };
+        report.pass = pass::build(&report.node_pools, &self.nodes, &balanced, version);
         let (errors, warnings) = crate::input::diagnostics::partition(diags);
         report.errors = errors;
         report.warnings = warnings;
@@ -386,6 +402,50 @@ fn state_nodes(
     out
 }
 
+/// A `Balanced` pool's totals (v1.14+; `computeNodePoolTotals`): the NodeClaims' prices
+/// (ClusterCost) and every node's 1 + Σ positive eviction costs of its reschedulable pods.
+fn balanced_totals(
+    pool: &NodePool,
+    members: &[&StateNode],
+    version: KarpenterVersion,
+) -> Option<(f64, f64)> {
+    let policy = pool.disruption.consolidation_policy.as_ref();
+    (version.at_least(14) && policy.map(|f| f.value.as_str()) == Some("Balanced")).then(|| {
+        let cost = members
+            .iter()
+            .filter(|n| n.claim.is_some())
+            .map(|n| n.price)
+            .sum();
+        let disruption = members.iter().map(|n| 1.0 + n.resched_cost).sum();
+        (cost, disruption)
+    })
+}
+
+/// How many StaticDrift replacements a static pool may start (`StaticDrift.ComputeCommands`):
+/// none while it has more active NodeClaims than `replicas`, else what `limits.nodes` leaves
+/// after the active and deleting ones (`ReserveNodeCount`; nodes pending disruption are not
+/// in the input).
+fn static_room(
+    pool: &NodePool,
+    members: &[&StateNode],
+    version: KarpenterVersion,
+) -> Result<i64, candidates::Blocked> {
+    let Some(replicas) = pool.replicas.filter(|_| version.at_least(8)) else {
+        return Ok(0);
+    };
+    let claims = members.iter().filter(|n| n.claim.is_some());
+    let deleting = claims.clone().filter(|n| n.deleting || n.queued).count() as i64;
+    let active = claims.count() as i64 - deleting;
+    if active > replicas {
+        return Err(candidates::Blocked::StaticOverscaled);
+    }
+    match pool.node_limit {
+        None => Ok(i64::MAX),
+        Some(limit) if limit - active - deleting > 0 => Ok(limit - active - deleting),
+        Some(_) => Err(candidates::Blocked::NodeLimit),
+    }
+}
+
 /// Buckets state nodes like `BuildDisruptionBudgetMapping`.
 fn count_nodes(nodes: &[&StateNode]) -> NodeCounts {
     let mut c = NodeCounts::default();
@@ -397,7 +457,8 @@ fn count_nodes(nodes: &[&StateNode]) -> NodeCounts {
         } else if n.instance_terminating {
             c.instance_terminating += 1;
         } else {
-            match (n.deleting, n.ready) {
+            // A node in a queued command is marked for deletion (`MarkedForDeletion`).
+            match (n.deleting || n.queued, n.ready) {
                 (false, true) => c.ready += 1,
                 (true, true) => c.deleting += 1,
                 (false, false) => c.not_ready += 1,
@@ -697,22 +758,25 @@ fn evaluate_pool(
             Some("WhenUnderutilized") if pool.v1beta1 => "WhenEmptyOrUnderutilized".to_string(),
             Some(p) => p.to_string(),
         },
-        is_static: pool.replicas.is_some(),
+        // `spec.replicas` exists from v1.8.0; older CRDs prune it.
+        is_static: pool.replicas.is_some() && version.at_least(8),
         expire_after,
+        static_room: static_room(pool, members, version),
+        balanced: balanced_totals(pool, members, version),
         warnings: std::cell::RefCell::new(Vec::new()),
     };
     let (node_facts, methods) = candidates::evaluate(members, &ctx, eval.allowed);
     for w in ctx.warnings.into_inner() {
         diags.push(doc.warning(&FieldPath::root(), w));
     }
+    if pool.replicas.is_some() && !version.at_least(8) {
+        notes.push("spec.replicas (static NodePools) exists from v1.8.0: with these rules the CRD prunes it and the NodePool is dynamic".into());
+    }
     if !members.is_empty() {
         notes.push(
             "ties in every candidate order are broken by node name (Karpenter's sort is unstable)"
                 .into(),
         );
-    }
-    if pool.replicas.is_some() {
-        notes.push("static NodePool (spec.replicas): StaticDrift is not modelled".into());
     }
     NodePoolResult {
         name: pool.name.clone(),

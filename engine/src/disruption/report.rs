@@ -22,6 +22,9 @@ pub struct BudgetReport {
     pub horizon_end: Option<DateTime<Utc>>,
     /// One entry per NodePool.
     pub node_pools: Vec<NodePoolResult>,
+    /// One controller pass over all NodePools: each method's cross-pool order, per-pool
+    /// budget use and commands, and which method acts.
+    pub pass: super::pass::DisruptionPass,
     /// Errors in the input.
     pub errors: Vec<Diagnostic>,
     /// Warnings about the input.

@@ -104,5 +104,51 @@ pub fn render(report: &BudgetReport) -> String {
             );
         }
     }
+    render_pass(report, &mut s);
     s
+}
+
+/// The controller pass over all NodePools: which method acts, with which commands.
+fn render_pass(report: &BudgetReport, s: &mut String) {
+    if report.pass.methods.iter().all(|m| m.candidates.is_empty()) {
+        return;
+    }
+    let _ = writeln!(
+        s,
+        "\nThis pass (all NodePools): {}",
+        report
+            .pass
+            .acting
+            .map_or("no method builds a command", |m| m.as_str())
+    );
+    for m in &report.pass.methods {
+        if m.candidates.is_empty() {
+            continue;
+        }
+        let commands: Vec<String> = m
+            .commands
+            .iter()
+            .map(|c| {
+                let nodes: Vec<&str> = c.iter().map(|n| n.as_str()).collect();
+                format!("[{}]", Escaped(&nodes.join(", ")))
+            })
+            .collect();
+        let budgets: Vec<String> = m
+            .budgets
+            .iter()
+            .map(|b| format!("{} {}/{}", Escaped(&b.node_pool), b.used, n(b.allowed)))
+            .collect();
+        let _ = writeln!(
+            s,
+            "  {}: {} candidate(s), commands {}, budget used {}",
+            m.method.as_str(),
+            m.candidates.len(),
+            if commands.is_empty() {
+                "none".to_string()
+            } else {
+                commands.join(" ")
+            },
+            budgets.join(", ")
+        );
+    }
 }

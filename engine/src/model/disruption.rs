@@ -63,6 +63,8 @@ pub struct NodePool {
     pub termination_grace_period: Option<Field<String>>,
     /// `spec.replicas` (static NodePools, v1.8+).
     pub replicas: Option<i64>,
+    /// `spec.limits.nodes` (StaticDrift reserves replacements against it).
+    pub node_limit: Option<i64>,
     /// v1beta1 input: `expireAfter` read from `spec.disruption`.
     pub v1beta1: bool,
 }
@@ -151,6 +153,17 @@ impl NodePool {
                 Some(n) => pool.replicas = Some(n),
                 None if r.is_null() => {}
                 None => diags.push(doc.error(&spec_path.key("replicas"), "must be an integer")),
+            }
+        }
+        if let Some(n) = spec.get("limits").and_then(|l| l.get("nodes")) {
+            // A node count: a plain integer quantity ("5"); other quantity forms are rare here.
+            match n.as_scalar().and_then(|s| s.parse::<i64>().ok()) {
+                Some(v) => pool.node_limit = Some(v),
+                None if n.is_null() => {}
+                None => diags.push(doc.warning(
+                    &spec_path.key("limits").key("nodes"),
+                    "not read: only a plain integer node count is understood here (the limit is taken as absent)",
+                )),
             }
         }
         let tpl_path = spec_path.key("template").key("spec");
@@ -372,6 +385,21 @@ pub struct NodeSpec {
     /// Provider ID.
     #[serde(rename = "providerID", default)]
     pub provider_id: Option<String>,
+    /// Taints (`karpenter.sh/disrupted:NoSchedule` = in a queued disruption command).
+    #[serde(default)]
+    pub taints: Vec<Taint>,
+}
+
+/// A node taint.
+#[derive(Debug, Clone, Default, PartialEq, FromNode)]
+#[serde(rename_all = "camelCase")]
+pub struct Taint {
+    /// Key.
+    #[serde(default)]
+    pub key: String,
+    /// Effect.
+    #[serde(default)]
+    pub effect: Option<String>,
 }
 
 /// Node status.

@@ -3,7 +3,7 @@
 //! through the public API `fleet_policy::budgets`; the timing and pod-cost cases call the
 //! public pure functions of `fleet_policy::disruption::timing`.
 
-use crate::{guarded, load, Outcome};
+use crate::{guarded, load, only_keys, Outcome};
 use chrono::{DateTime, Utc};
 use fleet_policy::disruption::report::{BudgetReport, NodePoolResult};
 use fleet_policy::disruption::timing;
@@ -44,6 +44,7 @@ pub fn run(path: &Path) -> Outcome {
                 "timing_cases" => timing_case(case),
                 "candidate_cases" => candidate_case(case),
                 "cost_cases" => cost_case(case),
+                "fleet_cases" => fleet_case(case),
                 other => Err(format!("unknown section {other}")),
             });
             out.record(id, result);
@@ -650,4 +651,394 @@ fn cost_case(case: &Value) -> R {
         };
     }
     Err("no known expectation".into())
+}
+
+// ---------------------------------------------------------------------------------------------
+// Project cases (`cases/disruption-cases.yaml`, keys in `cases/README.md`): several NodePools
+// and nodes at once, run through `fleet_policy::budgets`, checked on the report's `pass` and
+// per-pool results.
+
+fn fleet_pool_yaml(p: &Value) -> Result<String, String> {
+    only_keys(
+        "node pool",
+        p,
+        &[
+            "name",
+            "budgets",
+            "consolidation_policy",
+            "consolidate_after",
+            "replicas",
+            "node_limit",
+        ],
+    )?;
+    let name = s(p, "name")?;
+    let mut t = format!(
+        "---\napiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata:\n  name: {name}\nspec:\n"
+    );
+    if let Some(r) = p.get("replicas") {
+        t.push_str(&format!("  replicas: {}\n", y(r)));
+    }
+    if let Some(l) = p.get("node_limit") {
+        t.push_str(&format!("  limits: {{nodes: {}}}\n", y(l)));
+    }
+    t.push_str("  template:\n    spec:\n      nodeClassRef: {group: karpenter.azure.com, kind: AKSNodeClass, name: default}\n  disruption:\n");
+    let after = p
+        .get("consolidate_after")
+        .and_then(Value::as_str)
+        .unwrap_or("0s");
+    t.push_str(&format!("    consolidateAfter: {after}\n"));
+    if let Some(c) = p.get("consolidation_policy") {
+        t.push_str(&format!("    consolidationPolicy: {}\n", y(c)));
+    }
+    if let Some(b) = p.get("budgets") {
+        t.push_str(&format!("    budgets: {}\n", y(b)));
+    }
+    Ok(t)
+}
+
+const FLEET_CREATED: &str = "2024-03-05T10:00:00Z";
+
+fn fleet_node_yaml(n: &Value) -> Result<String, String> {
+    only_keys(
+        "node",
+        n,
+        &[
+            "name",
+            "pool",
+            "price",
+            "pods",
+            "drifted_at",
+            "deleting",
+            "queued",
+            "nominated_until",
+            "ready",
+            "initialized",
+            "tgp",
+        ],
+    )?;
+    let name = s(n, "name")?;
+    let pool = s(n, "pool")?;
+    let flag = |k: &str, d: bool| n.get(k).and_then(Value::as_bool).unwrap_or(d);
+    let init = flag("initialized", true);
+    let mut t = format!(
+        "---\napiVersion: karpenter.sh/v1\nkind: NodeClaim\nmetadata:\n  name: {name}\n  creationTimestamp: \"{FLEET_CREATED}\"\n  labels: {{karpenter.sh/nodepool: {pool}}}\n"
+    );
+    if flag("deleting", false) {
+        t.push_str(&format!("  deletionTimestamp: \"{FLEET_CREATED}\"\n"));
+    }
+    t.push_str(
+        "spec:\n  nodeClassRef: {group: karpenter.azure.com, kind: AKSNodeClass, name: default}\n",
+    );
+    if let Some(g) = n.get("tgp").and_then(Value::as_str) {
+        t.push_str(&format!("  terminationGracePeriod: {g}\n"));
+    }
+    t.push_str(&format!("status:\n  nodeName: {name}\n  conditions:\n"));
+    t.push_str(&format!(
+        "  - {{type: Initialized, status: \"{}\", lastTransitionTime: \"{FLEET_CREATED}\"}}\n",
+        if init { "True" } else { "False" }
+    ));
+    if let Some(d) = n.get("drifted_at").and_then(Value::as_str) {
+        t.push_str(&format!(
+            "  - {{type: Drifted, status: \"True\", lastTransitionTime: \"{d}\"}}\n"
+        ));
+    }
+    let mut annotations = serde_json::Map::new();
+    if let Some(p) = n.get("price") {
+        annotations.insert(
+            "fleet-policy.dev/price".into(),
+            Value::String(p.to_string()),
+        );
+    }
+    if let Some(u) = n.get("nominated_until") {
+        annotations.insert("fleet-policy.dev/nominated-until".into(), u.clone());
+    }
+    t.push_str(&format!(
+        "---\napiVersion: v1\nkind: Node\nmetadata:\n  name: {name}\n  labels:\n    karpenter.sh/nodepool: {pool}\n    karpenter.sh/initialized: \"{init}\"\n    node.kubernetes.io/instance-type: Standard_D4s_v5\n    karpenter.sh/capacity-type: on-demand\n    topology.kubernetes.io/zone: westeurope-1\n  annotations: {}\n",
+        Value::Object(annotations)
+    ));
+    if flag("queued", false) {
+        t.push_str("spec:\n  taints: [{key: karpenter.sh/disrupted, effect: NoSchedule}]\n");
+    }
+    let ready = if flag("ready", true) { "True" } else { "False" };
+    t.push_str(&format!(
+        "status:\n  conditions:\n  - {{type: Ready, status: \"{ready}\"}}\n"
+    ));
+    // `pods`: a count of plain reschedulable pods, or a list of {annotations, started_at}.
+    let pods: Vec<Value> = match n.get("pods") {
+        None => Vec::new(),
+        Some(Value::Number(k)) => (0..k.as_u64().unwrap_or(0))
+            .map(|_| serde_json::json!({}))
+            .collect(),
+        Some(Value::Array(a)) => a.clone(),
+        Some(o) => return Err(format!("pods: not a count or a list: {o}")),
+    };
+    for (i, p) in pods.iter().enumerate() {
+        only_keys("pod", p, &["annotations", "started_at"])?;
+        let started = p
+            .get("started_at")
+            .and_then(Value::as_str)
+            .unwrap_or(FLEET_CREATED);
+        let ann = p.get("annotations").map_or("{}".to_string(), y);
+        t.push_str(&format!(
+            "---\napiVersion: v1\nkind: Pod\nmetadata:\n  name: {name}-p{i}\n  namespace: default\n  annotations: {ann}\n  ownerReferences: [{{apiVersion: apps/v1, kind: ReplicaSet, name: rs, uid: u}}]\nspec:\n  nodeName: {name}\n  containers: [{{name: c, image: busybox}}]\nstatus:\n  phase: Running\n  startTime: \"{started}\"\n"
+        ));
+    }
+    Ok(t)
+}
+
+fn names(v: &Value, what: &str) -> Result<Vec<String>, String> {
+    v.as_array()
+        .ok_or_else(|| format!("{what}: not a list"))?
+        .iter()
+        .map(|n| {
+            n.as_str()
+                .map(str::to_string)
+                .ok_or_else(|| format!("{what}: not a name: {n}"))
+        })
+        .collect()
+}
+
+fn fleet_case(case: &Value) -> R {
+    only_keys(
+        "case",
+        case,
+        &[
+            "id",
+            "source",
+            "note",
+            "karpenter_version",
+            "at",
+            "node_pools",
+            "nodes",
+            "generated_nodes",
+            "expect",
+        ],
+    )?;
+    let at = time(
+        case.get("at")
+            .and_then(Value::as_str)
+            .unwrap_or("2024-03-05T12:00:00Z"),
+    )?;
+    let mut text = String::new();
+    for p in case
+        .get("node_pools")
+        .and_then(Value::as_array)
+        .ok_or("node_pools missing")?
+    {
+        text.push_str(&fleet_pool_yaml(p)?);
+    }
+    for n in case
+        .get("nodes")
+        .and_then(Value::as_array)
+        .ok_or("nodes missing")?
+    {
+        text.push_str(&fleet_node_yaml(n)?);
+    }
+    // `generated_nodes: {count, prefix, pool, pods?}`: nodes <prefix>001, <prefix>002, …
+    if let Some(g) = case.get("generated_nodes") {
+        only_keys("generated_nodes", g, &["count", "prefix", "pool", "pods"])?;
+        let count = g
+            .get("count")
+            .and_then(Value::as_u64)
+            .ok_or("generated_nodes.count")?;
+        for i in 1..=count {
+            let mut n = serde_json::json!({
+                "name": format!("{}{i:03}", s(g, "prefix")?),
+                "pool": s(g, "pool")?,
+            });
+            if let (Some(p), Some(m)) = (g.get("pods"), n.as_object_mut()) {
+                m.insert("pods".into(), p.clone());
+            }
+            text.push_str(&fleet_node_yaml(&n)?);
+        }
+    }
+    let mut options = BudgetOptions::at(at);
+    options.karpenter_version = case
+        .get("karpenter_version")
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    let r = crate::same_json(fleet_policy::budgets(
+        &[Source::new("case.yaml", crate::seed("disruption", text))],
+        &options,
+    ));
+    if !r.errors.is_empty() {
+        return Err(format!("errors: {:?}", r.errors));
+    }
+    let expect = case.get("expect").ok_or("no expect")?;
+    only_keys(
+        "expect",
+        expect,
+        &[
+            "acting",
+            "commands",
+            "command_sizes",
+            "order",
+            "budgets",
+            "blocked",
+            "nodes",
+            "not_selected",
+        ],
+    )?;
+    let method = |name: &str| {
+        r.pass
+            .methods
+            .iter()
+            .find(|m| m.method.as_str() == name)
+            .ok_or_else(|| format!("no method {name} in the pass"))
+    };
+    if let Some(a) = expect.get("acting") {
+        let got = r.pass.acting.map_or("none", |m| m.as_str());
+        if a.as_str() != Some(got) {
+            return Err(format!("acting: expected {a}, got {got}"));
+        }
+    }
+    // `commands`: every method's commands; a method not listed builds none.
+    if let Some(c) = expect.get("commands") {
+        let want = c.as_object().ok_or("commands: not a mapping")?;
+        for m in &r.pass.methods {
+            let got: Vec<Vec<String>> = m
+                .commands
+                .iter()
+                .map(|c| c.iter().map(|n| n.to_string()).collect())
+                .collect();
+            let w: Vec<Vec<String>> = match want.get(m.method.as_str()) {
+                None => Vec::new(),
+                Some(v) => v
+                    .as_array()
+                    .ok_or("commands: not a list")?
+                    .iter()
+                    .map(|c| names(c, "command"))
+                    .collect::<Result<_, _>>()?,
+            };
+            if got != w {
+                return Err(format!(
+                    "commands of {}: expected {w:?}, got {got:?}",
+                    m.method.as_str()
+                ));
+            }
+        }
+        for k in want.keys() {
+            method(k)?;
+        }
+    }
+    if let Some(cs) = expect.get("command_sizes").and_then(Value::as_object) {
+        for (k, v) in cs {
+            let got: Vec<u64> = method(k)?.commands.iter().map(|c| c.len() as u64).collect();
+            let w: Vec<u64> = v
+                .as_array()
+                .ok_or("command_sizes: not a list")?
+                .iter()
+                .filter_map(Value::as_u64)
+                .collect();
+            if got != w {
+                return Err(format!("command sizes of {k}: expected {w:?}, got {got:?}"));
+            }
+        }
+    }
+    if let Some(o) = expect.get("order").and_then(Value::as_object) {
+        for (k, v) in o {
+            let got: Vec<String> = method(k)?
+                .candidates
+                .iter()
+                .map(|c| c.node.to_string())
+                .collect();
+            let w = names(v, "order")?;
+            if got != w {
+                return Err(format!("order of {k}: expected {w:?}, got {got:?}"));
+            }
+        }
+    }
+    if let Some(b) = expect.get("budgets").and_then(Value::as_object) {
+        for (k, v) in b {
+            let m = method(k)?;
+            let want = v.as_object().ok_or("budgets: not a mapping")?;
+            for (pool, pv) in want {
+                let got = m
+                    .budgets
+                    .iter()
+                    .find(|u| &u.node_pool == pool)
+                    .ok_or_else(|| format!("budgets of {k}: no pool {pool}"))?;
+                let wa = pv.get("allowed").and_then(Value::as_i64);
+                let wu = pv.get("used").and_then(Value::as_i64);
+                if wa.is_some_and(|a| a != got.allowed) || wu.is_some_and(|u| u != got.used) {
+                    return Err(format!(
+                        "budgets of {k} for {pool}: expected {pv}, got allowed {} used {}",
+                        got.allowed, got.used
+                    ));
+                }
+            }
+            if want.len() != m.budgets.len() {
+                let got: Vec<&str> = m.budgets.iter().map(|u| u.node_pool.as_str()).collect();
+                return Err(format!("budgets of {k}: pools {got:?}"));
+            }
+        }
+    }
+    // `not_selected`: method → node → words of the reason the pass passed it over.
+    if let Some(ns) = expect.get("not_selected").and_then(Value::as_object) {
+        for (k, v) in ns {
+            let m = method(k)?;
+            for (node, words) in v.as_object().ok_or("not_selected: not a mapping")? {
+                let c = m
+                    .candidates
+                    .iter()
+                    .find(|c| c.node == node.as_str())
+                    .ok_or_else(|| format!("not_selected of {k}: {node} is not a candidate"))?;
+                let msg = c.not_selected.as_ref().map(|b| b.message());
+                let w = words.as_str().ok_or("not_selected: not a string")?;
+                if c.selected || !msg.as_deref().is_some_and(|g| g.contains(w)) {
+                    return Err(format!(
+                        "not_selected of {k} for {node}: expected {w:?}, got {msg:?} (selected {})",
+                        c.selected
+                    ));
+                }
+            }
+        }
+    }
+    // `blocked`: node → class → words of the common filter's reason (or `null`: a candidate).
+    if let Some(bl) = expect.get("blocked").and_then(Value::as_object) {
+        for (node, v) in bl {
+            let f = r
+                .node_pools
+                .iter()
+                .flat_map(|p| &p.node_facts)
+                .find(|f| f.node == node.as_str())
+                .ok_or_else(|| format!("blocked: no node {node}"))?;
+            for (class, words) in v.as_object().ok_or("blocked: not a mapping")? {
+                let b = match class.as_str() {
+                    "graceful" => &f.graceful_blocked,
+                    "eventual" => &f.eventual_blocked,
+                    o => return Err(format!("blocked: unknown class {o}")),
+                };
+                let msg = b.as_ref().map(|b| b.message());
+                let ok = match words.as_str() {
+                    None => msg.is_none(),
+                    Some(w) => msg.as_deref().is_some_and(|g| g == w),
+                };
+                if !ok {
+                    return Err(format!(
+                        "blocked {node} {class}: expected {words}, got {msg:?}"
+                    ));
+                }
+            }
+        }
+    }
+    // `nodes`: pool → {total, disrupting}.
+    if let Some(n) = expect.get("nodes").and_then(Value::as_object) {
+        for (pool, v) in n {
+            let p = r
+                .node_pools
+                .iter()
+                .find(|p| &p.name == pool)
+                .ok_or_else(|| format!("nodes: no pool {pool}"))?;
+            let wt = v.get("total").and_then(Value::as_i64);
+            let wd = v.get("disrupting").and_then(Value::as_i64);
+            if wt != Some(p.nodes.total) || wd != Some(p.nodes.disrupting) {
+                return Err(format!(
+                    "nodes of {pool}: expected {v}, got total {} disrupting {}",
+                    p.nodes.total, p.nodes.disrupting
+                ));
+            }
+        }
+    }
+    Ok(())
 }
