@@ -102,7 +102,7 @@ TS_ROOTS := PlacementReport BudgetReport RolloutReport EvaluateReport ValidateRe
 package: setup
 	@$(ENV); echo "[package] building the engine (release wasm, no default features; route $$PKG_ROUTE)"; \
 	export CARGO_TARGET_DIR=$(NPM_TARGET)-$$PKG_ROUTE; \
-	pkg_cargo rustc -q -p fleet-policy --no-default-features --lib --crate-type cdylib --profile wasm-release --target $(WASM_TARGET)
+	pkg_cargo rustc -q -p fleet-policy --no-default-features --features wasm-api --lib --crate-type cdylib --profile wasm-release --target $(WASM_TARGET)
 	@rm -rf target/npm-bindgen $(PKG) && mkdir -p target/npm-bindgen $(PKG)
 	@$(ENV); wasm-bindgen --target web --no-typescript --out-dir target/npm-bindgen --out-name fleet_policy \
 		$(NPM_TARGET)-$$PKG_ROUTE/$(WASM_TARGET)/wasm-release/fleet_policy.wasm

@@ -42,7 +42,7 @@ pub mod sorted_map;
 pub mod sources;
 pub mod testing;
 pub mod text;
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "wasm-api"))]
 pub mod wasm;
 
 pub use disruption::{BudgetOptions, BudgetReport};
