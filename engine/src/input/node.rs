@@ -89,7 +89,12 @@ impl Scalar {
 /// without its underscores: Go's `ParseInt(s, 0, 64)` (0x, 0o, 0b and leading-0 octal),
 /// then `ParseUint`, then a decimal float, then a `0b` retry that accepts a sign after it.
 fn resolve_number(t: &str) -> Resolved<'_> {
-    let plain: String = t.chars().filter(|c| *c != '_').collect();
+    // Underscores are rare: most numbers are read in place, without a copy.
+    let plain: std::borrow::Cow<str> = if t.contains('_') {
+        t.chars().filter(|c| *c != '_').collect::<String>().into()
+    } else {
+        t.into()
+    };
     if let Some(i) = go_parse_int(&plain) {
         return Resolved::Int(i);
     }
