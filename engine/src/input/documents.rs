@@ -750,6 +750,8 @@ fn read_manifest(
                 return;
             }
         };
+        // One allocation for the items' documents, not a series of doublings (each a copy).
+        input.documents.reserve(items.len());
         for (i, node) in items.into_iter().enumerate() {
             read_manifest(source, index, Some(i), node, input);
         }
