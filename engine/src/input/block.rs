@@ -256,6 +256,8 @@ impl<'a> Reader<'a> {
                     self.duplicates.push((key.span, k.to_string()));
                 }
             }
+            let mut value = value;
+            super::node::forget_unread(&key, &mut value);
             self.entries.push((key, value));
             match self.next_indent() {
                 Some(next) if next == indent => {

@@ -213,6 +213,23 @@ fn yaml_style_float(t: &str) -> bool {
     i == b.len()
 }
 
+/// The annotation kubectl writes on every object it applies: the whole object again, as one
+/// JSON string. No engine reads it, and it is a sixth of a `kubectl get -o yaml` dump.
+const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
+
+/// Every reader calls this on each mapping entry it builds: the quoted (or literal) text of a
+/// value no engine reads is not kept. The entry, its span and its type stay, so lookups,
+/// repeated keys and every error read the same; only the memory of the copy is saved.
+/// Plain scalars keep their text (their type depends on it).
+#[inline]
+pub(crate) fn forget_unread(key: &Node, value: &mut Node) {
+    if let Value::Scalar(s) = &mut value.value {
+        if !s.plain && !s.text.is_empty() && key.as_scalar() == Some(LAST_APPLIED) {
+            s.text = compact_str::CompactString::default();
+        }
+    }
+}
+
 impl Node {
     /// The string of a scalar node (whatever its resolved type), or `None`.
     pub fn as_scalar(&self) -> Option<&str> {

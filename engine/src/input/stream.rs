@@ -18,7 +18,10 @@ pub fn forbidden_char(text: &str, first_line: u32) -> Option<(Span, char)> {
     // vector compares (a byte-by-byte `any` was a quarter of reading a JSON dump).
     let suspicious = text.as_bytes().chunks(64).any(|block| {
         block.iter().fold(false, |found, &b| {
-            found | ((b < 0x20) & (b != b'\t') & (b != b'\n') & (b != b'\r')) | (b == 0x7f) | (b >= 0xc2)
+            found
+                | ((b < 0x20) & (b != b'\t') & (b != b'\n') & (b != b'\r'))
+                | (b == 0x7f)
+                | (b >= 0xc2)
         })
     });
     if !suspicious {
