@@ -460,18 +460,18 @@ impl Input {
     pub fn snapshot(&self) -> Option<chrono::DateTime<chrono::Utc>> {
         /// The newest time, and its text when written as `2006-01-02T15:04:05Z`.
         type Newest<'a> = (Option<chrono::DateTime<chrono::Utc>>, Option<&'a str>);
-        /// Whether `t` is written as `2006-01-02T15:04:05Z`: two such texts of valid times
-        /// compare as the times do.
+        /// Whether `t` is shaped as `2006-01-02T15:04:05Z`: two such texts of valid times
+        /// compare as the times do (a valid time of this shape has digits everywhere else;
+        /// an invalid one is skipped whatever it is compared with).
         fn canonical(t: &str) -> bool {
             let b = t.as_bytes();
             b.len() == 20
-                && b.iter().enumerate().all(|(i, &c)| match i {
-                    4 | 7 => c == b'-',
-                    10 => c == b'T',
-                    13 | 16 => c == b':',
-                    19 => c == b'Z',
-                    _ => c.is_ascii_digit(),
-                })
+                && b[4] == b'-'
+                && b[7] == b'-'
+                && b[10] == b'T'
+                && b[13] == b':'
+                && b[16] == b':'
+                && b[19] == b'Z'
         }
         fn walk<'a>(node: &'a Node, newest: &mut Newest<'a>) {
             match &node.value {
