@@ -256,6 +256,8 @@ impl<'a> Reader<'a> {
                     self.duplicates.push((key.span, k.to_string()));
                 }
             }
+            let mut value = value;
+            super::node::forget_unread(&key, &mut value);
             self.entries.push((key, value));
             match self.next_indent() {
                 Some(next) if next == indent => {
@@ -617,7 +619,7 @@ fn closing_quote(text: &str) -> Option<usize> {
 
 /// A double-quoted scalar closed on its line: its text (escapes resolved) and its length in
 /// bytes.
-fn double_quoted(rest: &str) -> Option<(String, usize)> {
+fn double_quoted(rest: &str) -> Option<(std::borrow::Cow<'_, str>, usize)> {
     let body = &rest[1..];
     let b = body.as_bytes();
     let mut out = String::new();
@@ -625,9 +627,11 @@ fn double_quoted(rest: &str) -> Option<(String, usize)> {
     let mut i = 0;
     while i < b.len() {
         match b[i] {
+            // Without escapes (most quoted scalars) the text is borrowed: no copy to free.
+            b'"' if start == 0 => return Some((body[..i].into(), i + 2)),
             b'"' => {
                 out.push_str(&body[start..i]);
-                return Some((out, i + 2));
+                return Some((out.into(), i + 2));
             }
             b'\\' => {
                 out.push_str(&body[start..i]);

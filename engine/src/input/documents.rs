@@ -458,7 +458,22 @@ impl Input {
     /// property observation time under any manifest's `status` (what `kubectl get -o yaml`
     /// prints). `None` for hand-written input without times.
     pub fn snapshot(&self) -> Option<chrono::DateTime<chrono::Utc>> {
-        fn walk(node: &Node, newest: &mut Option<chrono::DateTime<chrono::Utc>>) {
+        /// The newest time, and its text when written as `2006-01-02T15:04:05Z`.
+        type Newest<'a> = (Option<chrono::DateTime<chrono::Utc>>, Option<&'a str>);
+        /// Whether `t` is shaped as `2006-01-02T15:04:05Z`: two such texts of valid times
+        /// compare as the times do (a valid time of this shape has digits everywhere else;
+        /// an invalid one is skipped whatever it is compared with).
+        fn canonical(t: &str) -> bool {
+            let b = t.as_bytes();
+            b.len() == 20
+                && b[4] == b'-'
+                && b[7] == b'-'
+                && b[10] == b'T'
+                && b[13] == b':'
+                && b[16] == b':'
+                && b[19] == b'Z'
+        }
+        fn walk<'a>(node: &'a Node, newest: &mut Newest<'a>) {
             match &node.value {
                 Value::Map(entries) => {
                     for (k, v) in entries {
@@ -471,16 +486,22 @@ impl Input {
                                     | "observationTime"
                             )
                         );
-                        if timed {
-                            if let Some(t) = v
-                                .as_scalar()
-                                .and_then(|t| super::rfc3339::parse(t).ok())
-                                .map(|t| t.to_utc())
-                            {
-                                *newest = (*newest).max(Some(t));
-                            }
-                        } else {
+                        if !timed {
                             walk(v, newest);
+                            continue;
+                        }
+                        let Some(text) = v.as_scalar() else { continue };
+                        // Most times of a dump are no newer than the newest so far: written
+                        // alike, that is a string comparison, not a parse (a valid time not
+                        // after the newest cannot change it; an invalid one is skipped anyway).
+                        if newest.1.is_some_and(|n| canonical(text) && text <= n) {
+                            continue;
+                        }
+                        if let Ok(t) = super::rfc3339::parse(text) {
+                            let t = t.to_utc();
+                            if newest.0.is_none_or(|n| t > n) {
+                                *newest = (Some(t), canonical(text).then_some(text));
+                            }
                         }
                     }
                 }
@@ -488,13 +509,13 @@ impl Input {
                 _ => {}
             }
         }
-        let mut newest = None;
+        let mut newest = (None, None);
         for d in &self.documents {
             if let Some(status) = d.root.get("status") {
                 walk(status, &mut newest);
             }
         }
-        newest
+        newest.0
     }
 
     /// Notices about the input as a whole: the kinds it holds that no engine reads, and those
@@ -750,6 +771,8 @@ fn read_manifest(
                 return;
             }
         };
+        // One allocation for the items' documents, not a series of doublings (each a copy).
+        input.documents.reserve(items.len());
         for (i, node) in items.into_iter().enumerate() {
             read_manifest(source, index, Some(i), node, input);
         }
@@ -930,7 +953,7 @@ fn has_content(chunk: &str) -> bool {
 /// Parses a single-document YAML text of any shape (not a manifest) into JSON, for test
 /// fixtures and tools. Errors carry line:column.
 pub fn yaml_to_json(text: &str) -> Result<serde_json::Value, String> {
-    match parse_yaml(text, 1) {
+    match parse_yaml_with(text, 1, true) {
         Ok((Some(root), _)) => Ok(root.to_json()),
         Ok((None, _)) => Ok(serde_json::Value::Null),
         Err((span, msg)) => Err(format!("{}:{}: {msg}", span.line, span.column)),
@@ -939,12 +962,23 @@ pub fn yaml_to_json(text: &str) -> Result<serde_json::Value, String> {
 
 type Duplicates = Vec<(Span, String)>;
 
-/// Parses one YAML document into a [`Node`] tree with absolute line numbers.
+/// Parses one YAML document into a [`Node`] tree with absolute line numbers, as every
+/// reader of manifests builds it (without the text of values no engine reads).
 pub(crate) fn parse_yaml(
     text: &str,
     first_line: u32,
 ) -> Result<(Option<Node>, Duplicates), (Span, String)> {
+    parse_yaml_with(text, first_line, false)
+}
+
+/// [`parse_yaml`], keeping every value's text when `keep_unread`.
+fn parse_yaml_with(
+    text: &str,
+    first_line: u32,
+    keep_unread: bool,
+) -> Result<(Option<Node>, Duplicates), (Span, String)> {
     let mut builder = Builder {
+        keep_unread,
         line_offset: first_line.saturating_sub(1),
         alias_limit: ALIAS_NODES_MIN.max(text.len()),
         alias_budget: ALIAS_NODES_MIN.max(text.len()),
@@ -1062,6 +1096,9 @@ struct Builder {
     alias_budget: usize,
     /// Char offset of the alias that went over the budget.
     alias_at: Option<usize>,
+    /// Keep the text of values no engine reads ([`super::node::forget_unread`]): for
+    /// [`yaml_to_json`], which converts any YAML faithfully.
+    keep_unread: bool,
 }
 
 impl Builder {
@@ -1098,6 +1135,10 @@ impl Builder {
                         if keys.check(open, k) {
                             self.duplicates.push((key.span, k.to_string()));
                         }
+                    }
+                    let mut node = node;
+                    if !self.keep_unread {
+                        super::node::forget_unread(&key, &mut node);
                     }
                     self.entries.push((key, node));
                 }
@@ -1231,6 +1272,97 @@ impl MarkedEventReceiver for Builder {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The snapshot instant is the newest valid time under `status`, whatever its form:
+    /// times written alike are compared as text, the others parsed.
+    #[test]
+    fn snapshot_is_the_newest_time_in_any_form() {
+        let doc = |times: &[&str]| {
+            let conditions: String = times
+                .iter()
+                .map(|t| {
+                    format!(
+                        "    - {{type: Joined, status: \"True\", lastTransitionTime: \"{t}\"}}\n"
+                    )
+                })
+                .collect();
+            format!("apiVersion: cluster.kubernetes-fleet.io/v1beta1\nkind: MemberCluster\nmetadata:\n  name: a\nstatus:\n  conditions:\n{conditions}")
+        };
+        let newest = |times: &[&str]| {
+            Input::parse_str(&doc(times))
+                .snapshot()
+                .map(|t| t.to_rfc3339())
+        };
+        let cases: [(&[&str], Option<&str>); 4] = [
+            (
+                &[
+                    "2026-01-01T00:00:00Z",
+                    "2026-01-01T01:00:00+02:00",
+                    "2026-01-02T00:00:00.5Z",
+                    "2026-01-01T12:00:00Z",
+                    "2026-01-01T23:00:00Z",
+                ],
+                Some("2026-01-02T00:00:00.500+00:00"),
+            ),
+            // An invalid time that sorts after the newest is skipped, not taken.
+            (
+                &[
+                    "2026-01-01T00:00:00Z",
+                    "2026-13-01T00:00:00Z",
+                    "2025-12-31T00:00:00Z",
+                ],
+                Some("2026-01-01T00:00:00+00:00"),
+            ),
+            (
+                &["2026-01-01T00:00:00+01:00", "2025-12-31T23:30:00Z"],
+                Some("2025-12-31T23:30:00+00:00"),
+            ),
+            (&["not a time"], None),
+        ];
+        for (times, expected) in cases {
+            assert_eq!(newest(times).as_deref(), expected, "{times:?}");
+        }
+    }
+
+    /// kubectl's last-applied annotation (the object again, as JSON) is not kept by any
+    /// reader: the entry and its line:column stay, its quoted text is dropped; other
+    /// annotations, and a plain value (typed by its text), are kept.
+    #[test]
+    fn last_applied_text_is_not_kept_by_any_reader() {
+        let block = "apiVersion: cluster.kubernetes-fleet.io/v1beta1\nkind: MemberCluster\nmetadata:\n  name: a\n  annotations:\n    kubectl.kubernetes.io/last-applied-configuration: |\n      {\"kind\":\"MemberCluster\"}\n    other: \"kept\"\n";
+        let flow = "apiVersion: cluster.kubernetes-fleet.io/v1beta1\nkind: MemberCluster\nmetadata: {name: a, annotations: {kubectl.kubernetes.io/last-applied-configuration: '{}', other: kept}}\n";
+        let json = "{\"apiVersion\": \"cluster.kubernetes-fleet.io/v1beta1\", \"kind\": \"MemberCluster\", \"metadata\": {\"name\": \"a\",\n \"annotations\": {\"kubectl.kubernetes.io/last-applied-configuration\": \"{\\\"a\\\": 1}\", \"other\": \"kept\"}}}\n";
+        let plain = "apiVersion: cluster.kubernetes-fleet.io/v1beta1\nkind: MemberCluster\nmetadata:\n  name: a\n  annotations:\n    kubectl.kubernetes.io/last-applied-configuration: 12\n    other: kept\n";
+        for (text, at, kept) in [
+            (block, (7, 7), ""),
+            (flow, (3, 85), ""),
+            (json, (2, 70), ""),
+            (plain, (6, 55), "12"),
+        ] {
+            let input = Input::parse_str(text);
+            assert!(!input.has_errors(), "{text}");
+            let annotations = input.documents[0]
+                .root
+                .get("metadata")
+                .and_then(|m| m.get("annotations"))
+                .expect("annotations");
+            let value = annotations
+                .get("kubectl.kubernetes.io/last-applied-configuration")
+                .expect("the entry stays");
+            assert_eq!(value.as_scalar(), Some(kept), "{text}");
+            assert_eq!((value.span.line, value.span.column), at, "{text}");
+            assert_eq!(
+                annotations.get("other").and_then(Node::as_scalar),
+                Some("kept")
+            );
+        }
+        // `yaml_to_json` (fixtures, tools) converts any YAML faithfully: it keeps the text.
+        let json = yaml_to_json(block).unwrap_or_default();
+        assert_eq!(
+            json["metadata"]["annotations"]["kubectl.kubernetes.io/last-applied-configuration"],
+            "{\"kind\":\"MemberCluster\"}\n"
+        );
+    }
 
     /// Hostile input stays bounded: nesting past the depth limit and aliases that multiply are
     /// errors at their line:column (the alias named), not a stack overflow or gigabytes.

@@ -316,20 +316,19 @@ impl Reader<'_> {
                 }
                 self.advance(1);
                 self.skip_ws();
-                let value = self.value()?;
+                let mut value = self.value()?;
                 if keys.check(&self.entries[start..], &key) {
                     self.duplicates.push((key_span, key.to_string()));
                 }
-                self.entries.push((
-                    Node {
-                        value: Value::Scalar(Scalar {
-                            text: key,
-                            plain: false,
-                        }),
-                        span: key_span,
-                    },
-                    value,
-                ));
+                let key = Node {
+                    value: Value::Scalar(Scalar {
+                        text: key,
+                        plain: false,
+                    }),
+                    span: key_span,
+                };
+                super::node::forget_unread(&key, &mut value);
+                self.entries.push((key, value));
                 if self.separator(b'}')? {
                     break;
                 }

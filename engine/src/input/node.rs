@@ -114,7 +114,12 @@ pub(crate) fn go_resolved_tag(text: &str) -> &'static str {
 /// without its underscores: Go's `ParseInt(s, 0, 64)` (0x, 0o, 0b and leading-0 octal),
 /// then `ParseUint`, then a decimal float, then a `0b` retry that accepts a sign after it.
 fn resolve_number(t: &str) -> Resolved<'_> {
-    let plain: String = t.chars().filter(|c| *c != '_').collect();
+    // Underscores are rare: most numbers are read in place, without a copy.
+    let plain: std::borrow::Cow<str> = if t.contains('_') {
+        t.chars().filter(|c| *c != '_').collect::<String>().into()
+    } else {
+        t.into()
+    };
     if let Some(i) = go_parse_int(&plain) {
         return Resolved::Int(i);
     }
@@ -231,6 +236,23 @@ fn yaml_style_float(t: &str) -> bool {
         i += n;
     }
     i == b.len()
+}
+
+/// The annotation kubectl writes on every object it applies: the whole object again, as one
+/// JSON string. No engine reads it, and it is a sixth of a `kubectl get -o yaml` dump.
+const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
+
+/// Every reader calls this on each mapping entry it builds: the quoted (or literal) text of a
+/// value no engine reads is not kept. The entry, its span and its type stay, so lookups,
+/// repeated keys and every error read the same; only the memory of the copy is saved.
+/// Plain scalars keep their text (their type depends on it).
+#[inline]
+pub(crate) fn forget_unread(key: &Node, value: &mut Node) {
+    if let Value::Scalar(s) = &mut value.value {
+        if !s.plain && !s.text.is_empty() && key.as_scalar() == Some(LAST_APPLIED) {
+            s.text = compact_str::CompactString::default();
+        }
+    }
 }
 
 impl Node {

@@ -14,9 +14,16 @@ use super::node::{FieldPath, Node, PathSeg, Value};
 pub fn forbidden_char(text: &str, first_line: u32) -> Option<(Span, char)> {
     // A byte scan first: most text is ASCII without controls, and this check runs on every
     // document.
-    let suspicious = text
-        .bytes()
-        .any(|b| (b < 0x20 && !matches!(b, b'\t' | b'\n' | b'\r')) || b == 0x7f || b >= 0xc2);
+    // Blocks of 64 bytes without an early exit inside: the compiler turns the block into
+    // vector compares (a byte-by-byte `any` was a quarter of reading a JSON dump).
+    let suspicious = text.as_bytes().chunks(64).any(|block| {
+        block.iter().fold(false, |found, &b| {
+            found
+                | ((b < 0x20) & (b != b'\t') & (b != b'\n') & (b != b'\r'))
+                | (b == 0x7f)
+                | (b >= 0xc2)
+        })
+    });
     if !suspicious {
         return None;
     }
@@ -43,7 +50,9 @@ pub fn forbidden_char(text: &str, first_line: u32) -> Option<(Span, char)> {
 /// A `%YAML` directive of a version go-yaml does not read (major version other than 1), with
 /// its line:column and the version as written.
 pub fn unsupported_version(text: &str, first_line: u32) -> Option<(Span, String)> {
-    if !text.contains("%YAML") {
+    // `%` is rare: finding it first is several times faster than a substring search.
+    let b = text.as_bytes();
+    if !memchr::memchr_iter(b'%', b).any(|i| b[i..].starts_with(b"%YAML")) {
         return None;
     }
     (first_line..).zip(text.lines()).find_map(|(line, l)| {
