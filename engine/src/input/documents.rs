@@ -221,6 +221,44 @@ impl Document {
             .filter_map(|(k, v)| Some((k.as_scalar()?, v.as_scalar()?)))
     }
 
+    /// The newest heartbeat, condition transition or property observation time under this
+    /// manifest's `status` ([`Input::snapshot`] is the newest over all manifests).
+    pub fn newest_time(&self) -> Option<chrono::DateTime<chrono::Utc>> {
+        fn walk(node: &Node, newest: &mut Option<chrono::DateTime<chrono::Utc>>) {
+            match &node.value {
+                Value::Map(entries) => {
+                    for (k, v) in entries {
+                        let timed = matches!(
+                            k.as_scalar(),
+                            Some(
+                                "lastReceivedHeartbeat"
+                                    | "lastHeartbeatTime"
+                                    | "lastTransitionTime"
+                                    | "observationTime"
+                            )
+                        );
+                        if timed {
+                            if let Some(t) = v
+                                .as_scalar()
+                                .and_then(|t| super::rfc3339::parse(t).ok())
+                                .map(|t| t.to_utc())
+                            {
+                                *newest = (*newest).max(Some(t));
+                            }
+                        } else {
+                            walk(v, newest);
+                        }
+                    }
+                }
+                Value::Seq(items) => items.iter().for_each(|i| walk(i, newest)),
+                _ => {}
+            }
+        }
+        let mut newest = None;
+        walk(self.root.get("status")?, &mut newest);
+        newest
+    }
+
     /// Whether this manifest is of `kind`, whose [`kinds::id`] is `id`.
     fn is_kind(&self, id: Option<u16>, kind: &str) -> bool {
         match (id, self.layout.kind) {
@@ -458,43 +496,10 @@ impl Input {
     /// property observation time under any manifest's `status` (what `kubectl get -o yaml`
     /// prints). `None` for hand-written input without times.
     pub fn snapshot(&self) -> Option<chrono::DateTime<chrono::Utc>> {
-        fn walk(node: &Node, newest: &mut Option<chrono::DateTime<chrono::Utc>>) {
-            match &node.value {
-                Value::Map(entries) => {
-                    for (k, v) in entries {
-                        let timed = matches!(
-                            k.as_scalar(),
-                            Some(
-                                "lastReceivedHeartbeat"
-                                    | "lastHeartbeatTime"
-                                    | "lastTransitionTime"
-                                    | "observationTime"
-                            )
-                        );
-                        if timed {
-                            if let Some(t) = v
-                                .as_scalar()
-                                .and_then(|t| super::rfc3339::parse(t).ok())
-                                .map(|t| t.to_utc())
-                            {
-                                *newest = (*newest).max(Some(t));
-                            }
-                        } else {
-                            walk(v, newest);
-                        }
-                    }
-                }
-                Value::Seq(items) => items.iter().for_each(|i| walk(i, newest)),
-                _ => {}
-            }
-        }
-        let mut newest = None;
-        for d in &self.documents {
-            if let Some(status) = d.root.get("status") {
-                walk(status, &mut newest);
-            }
-        }
-        newest
+        self.documents
+            .iter()
+            .filter_map(Document::newest_time)
+            .max()
     }
 
     /// Notices about the input as a whole: the kinds it holds that no engine reads, and those
@@ -535,7 +540,6 @@ impl Input {
 }
 
 fn read_source(source: &Source, input: &mut Input) {
-    let mut index = 0;
     // Old Mac line endings (CR alone) are line breaks to YAML: read them as such, so that the
     // document markers are found (lines and columns stay the same).
     // A UTF-8 byte order mark starts the stream, it is not part of the first key.
@@ -545,7 +549,18 @@ fn read_source(source: &Source, input: &mut Input) {
     } else {
         std::borrow::Cow::Borrowed(source_text)
     };
-    for chunk in split_documents(&text) {
+    read_chunks(source, &split_documents(&text), 0, input);
+}
+
+/// Reads chunks of one source, numbering documents on from `index`; returns the number of the
+/// last document read (the session re-reads only the chunks of an edited source that changed).
+pub(crate) fn read_chunks(
+    source: &Source,
+    chunks: &[Chunk<'_>],
+    mut index: usize,
+    input: &mut Input,
+) -> usize {
+    for chunk in chunks {
         let refused = super::stream::forbidden_char(chunk.text, chunk.first_line)
             .map(|(span, c)| (span, super::stream::forbidden_message(c)))
             .or_else(|| {
@@ -621,6 +636,34 @@ fn read_source(source: &Source, input: &mut Input) {
                 input.diagnose(d);
             }
         }
+    }
+    index
+}
+
+/// Reads item `item` of the `kind: List` that is document `index` (the session reads the items
+/// of a large list one by one, so that an edit re-reads only the items it touched).
+pub(crate) fn read_list_item(
+    source: &Source,
+    index: usize,
+    item: usize,
+    root: Node,
+    input: &mut Input,
+) {
+    read_manifest(source, index, Some(item), root, input);
+}
+
+/// Parses a YAML (or JSON) text with the reader [`read_chunks`] would use: the root node, if
+/// any, and the repeated keys.
+pub(crate) fn parse_text(
+    text: &str,
+    first_line: u32,
+) -> Result<(Option<Node>, Duplicates), (Span, String)> {
+    let json = super::json::looks_like_json(text)
+        .then(|| super::json::parse(text, first_line))
+        .flatten();
+    match json.or_else(|| super::block::parse(text, first_line)) {
+        Some((root, dups)) => Ok((Some(root), dups)),
+        None => parse_yaml(text, first_line),
     }
 }
 
