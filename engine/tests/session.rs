@@ -7,7 +7,11 @@ use fleet_policy::{EvaluateOptions, Input, Source};
 use proptest::prelude::*;
 
 fn at() -> EvaluateOptions {
-    let t = chrono::DateTime::parse_from_rfc3339("2026-03-04T12:00:00Z")
+    at_instant("2026-03-04T12:00:00Z")
+}
+
+fn at_instant(t: &str) -> EvaluateOptions {
+    let t = chrono::DateTime::parse_from_rfc3339(t)
         .map(|t| t.to_utc())
         .unwrap_or_default();
     EvaluateOptions::at(t)
@@ -74,6 +78,16 @@ fn sources(fleet: &str, policy: &str) -> [Source; 2] {
 /// Updates the session and checks it against reading and evaluating from scratch; returns
 /// whether the session said the input changed.
 fn check(session: &mut Session, fleet: &str, policy: &str, what: &str) -> bool {
+    check_at(session, fleet, policy, what, &at())
+}
+
+fn check_at(
+    session: &mut Session,
+    fleet: &str,
+    policy: &str,
+    what: &str,
+    o: &EvaluateOptions,
+) -> bool {
     let s = sources(fleet, policy);
     let changed = session.update(&s);
     let whole = Input::parse(&s);
@@ -82,9 +96,9 @@ fn check(session: &mut Session, fleet: &str, policy: &str, what: &str) -> bool {
         "{what}: input differs from reading the whole text"
     );
     assert_eq!(session.snapshot(), whole.snapshot(), "{what}: snapshot");
-    let report = session.evaluate(&at());
+    let report = session.evaluate(o);
     assert!(
-        *report == fleet_policy::evaluate_input(&whole, &at()),
+        *report == fleet_policy::evaluate_input(&whole, o),
         "{what}: report differs from evaluating the whole text"
     );
     changed
@@ -133,6 +147,26 @@ fn a_sequence_of_edits_gives_the_report_of_the_final_text() {
         assert!(check(&mut s, &fleet, &policy, to));
     }
     assert_eq!(s.evaluate(&at()).placements[0].picked.len(), 12);
+
+    // A day later every heartbeat is stale (a notice that reads the whole input's snapshot),
+    // and back; a property value that is not a quantity aborts the cycle, and is repaired.
+    let later = at_instant("2026-03-05T12:00:00Z");
+    check_at(&mut s, &fleet, &policy, "a day later", &later);
+    policy.push_str("# again\n");
+    check_at(
+        &mut s,
+        &fleet,
+        &policy,
+        "a day later, policy edited",
+        &later,
+    );
+    check(&mut s, &fleet, &policy, "back at the snapshot");
+    let count = fleet.find("value: \"").unwrap_or(0) + "value: \"".len();
+    fleet.insert(count, 'x');
+    check(&mut s, &fleet, &policy, "not a quantity");
+    assert!(s.evaluate(&at()).placements[0].cycle_error.is_some());
+    fleet.replace_range(count..count + 1, "");
+    check(&mut s, &fleet, &policy, "a quantity again");
 
     // A broken item, then repaired; a duplicate key; an item that is not a mapping.
     let at3 = fleet.find("name: member-003").unwrap_or(0);
