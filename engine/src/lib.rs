@@ -38,6 +38,7 @@ pub mod placement;
 pub mod report;
 pub mod rollout;
 pub mod selectors;
+pub mod session;
 pub mod sorted_map;
 pub mod sources;
 pub mod testing;

@@ -206,9 +206,22 @@ fn cap(list: &mut Vec<Diagnostic>, omitted: usize, severity: Severity) {
 }
 
 pub(crate) fn evaluate(input: &Input, options: &EvaluateOptions) -> EvaluateReport {
+    evaluate_with(input, options, None)
+}
+
+/// [`evaluate`], with the placement input already decoded when `prepared` is given (the
+/// session keeps the decoded fleet across edits of the policy).
+pub(crate) fn evaluate_with(
+    input: &Input,
+    options: &EvaluateOptions,
+    prepared: Option<&placement::Prepared>,
+) -> EvaluateReport {
     let mut out = EvaluateReport::default();
     // Placement runs first: the rollouts of KubeFleet placements start from its decisions.
-    let placed = placement::applies(input).then(|| placement::place(input, &options.place));
+    let placed = placement::applies(input).then(|| match prepared {
+        Some(p) => placement::evaluate(p),
+        None => placement::place(input, &options.place),
+    });
     if disruption::applies(input) {
         let r = disruption::budgets(input, &options.budgets);
         out.node_pools = r.node_pools;
@@ -229,9 +242,10 @@ pub(crate) fn evaluate(input: &Input, options: &EvaluateOptions) -> EvaluateRepo
     // MemberCluster with no placement beside it, or a Pod with no NodePool, is still an error
     // (what `validate` in a CI gate relies on).
     if placed.is_none() {
-        let (e, w) = crate::input::diagnostics::partition(
-            placement::prepare(input, &options.place).diagnostics,
-        );
+        let (e, w) = crate::input::diagnostics::partition(match prepared {
+            Some(p) => p.diagnostics.clone(),
+            None => placement::prepare(input, &options.place).diagnostics,
+        });
         out.errors.extend(e);
         out.warnings.extend(w);
     }

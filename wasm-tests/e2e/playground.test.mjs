@@ -473,18 +473,59 @@ test('the page has a favicon', async () => {
   await page.close();
 });
 
-test('a trap in the module (a panic) is said in the page, with how to report it', async () => {
+test('a trap (a panic) restarts the module with the texts; a second trap before it evaluated is said in the page', async () => {
   const page = await open();
-  assert.equal(await page.$('#panic'), null);
+  await loadExample(page, 'pickfixed');
+  const policy = await page.textContent('#policy-editor .cm-content');
   // A panic aborts as a wasm trap; what reaches the page is the RuntimeError it throws.
-  await page.evaluate(() => window.dispatchEvent(new ErrorEvent('error', {
+  const trap = () => page.evaluate(() => window.dispatchEvent(new ErrorEvent('error', {
     error: new WebAssembly.RuntimeError('unreachable'), message: 'unreachable',
   })));
+  await trap();
+  await page.waitForSelector('#app-host .app[data-eval-seq="0"] #notice');
+  assert.equal(await page.$$eval('.app', (a) => a.length), 1, 'the stopped app is gone');
+  assert.match(await page.textContent('#notice'), /^The playground stopped on an internal error \(unreachable\) and was started again with your texts; it evaluates again on your next edit/);
+  assert.equal(await page.textContent('#policy-editor .cm-content'), policy, 'the texts are kept');
+  assert.equal(await page.$('#panic'), null);
+  // Trapping again before the restarted module evaluated anything is not retried (the input
+  // may be what trips the bug): the page says so, with how to report it.
+  await trap();
   const text = await page.$eval('#panic', (d) => d.textContent);
   assert.match(text, /stopped on an internal error: unreachable\. Please report it with your input/);
   // Other script errors are not the engine stopping.
   await page.evaluate(() => { document.getElementById('panic').remove(); window.dispatchEvent(new ErrorEvent('error', { error: new TypeError('x') })); });
   assert.equal(await page.$('#panic'), null);
+  await page.close();
+});
+
+test('after a real trap in an evaluation, the next edit evaluates (no reload)', async () => {
+  const page = await open();
+  await loadExample(page, 'pickfixed');
+  const rows = await placementRows(page);
+  assert.ok(rows.length > 0);
+  // The test hook makes the next evaluation trap, as a bug in the engine would.
+  await page.evaluate(async () => (await import('/fleet_playground.js')).__test_trap_next_evaluation());
+  await page.click('#policy-editor .cm-content');
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('#');
+  await page.waitForSelector('#app-host .app[data-eval-seq="0"] #notice');
+  assert.match(await page.textContent('#notice'), /stopped on an internal error \(unreachable\) and was started again with your texts/);
+  assert.match(await page.textContent('#policy-editor .cm-content'), /#$/, 'the keystroke that trapped is kept');
+  // The next edit evaluates in the new instance.
+  await page.click('#policy-editor .cm-content');
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('#');
+  await page.waitForSelector('#app-host .app[data-eval-seq="1"]');
+  assert.deepEqual(await placementRows(page), rows);
+  assert.equal(await page.$('#panic'), null);
+  // A second trap after that evaluation restarts again.
+  await page.evaluate(async () => (await import('/fleet_playground.js?restart=1')).__test_trap_next_evaluation());
+  await page.keyboard.type('#');
+  await page.waitForSelector('#app-host .app[data-eval-seq="0"] #notice');
+  await page.click('#policy-editor .cm-content');
+  await page.keyboard.press('Control+Enter');
+  await page.waitForSelector('#app-host .app[data-eval-seq="1"]');
+  assert.deepEqual(await placementRows(page), rows);
   await page.close();
 });
 
@@ -634,16 +675,17 @@ test('performance: 10,000 kubectl clusters: first result after pasting, keystrok
   }, fleet);
   await page.waitForFunction(() => /25 picked/.test(document.querySelector('.placement .summary')?.textContent ?? ''), null, { timeout: 60000 });
   const firstMs = await page.evaluate((t) => performance.getEntriesByName('fleet:result').at(-1).startTime - t, pasteStart);
-  const measure = async (which, line) => {
+  // `keys(k)` is the k-th keystroke; `at` puts the cursor where typing happens.
+  const measure = async (which, at, keys) => {
     await page.click(`#${which}-editor .cm-content`);
-    await page.keyboard.press('Control+End');
-    if (line) await page.keyboard.press('Enter');
+    await at();
+    await page.waitForTimeout(100);
     await page.evaluate(() => { window.__long.length = 0; });
     const samples = [];
     for (let k = 0; k < 10; k++) {
       const before = await seq(page);
       const marks = await page.evaluate(() => performance.getEntriesByName('fleet:result').length);
-      await page.keyboard.type(which === 'fleet' ? ' ' : '#');
+      await page.keyboard.press(keys(k));
       await page.waitForFunction((b) => Number(document.querySelector('.app').dataset.evalSeq) > b, before, { timeout: 30000 });
       samples.push(await page.evaluate((m) => {
         const mark = performance.getEntriesByName('fleet:result')[m] ?? performance.getEntriesByName('fleet:result').at(-1);
@@ -653,13 +695,29 @@ test('performance: 10,000 kubectl clusters: first result after pasting, keystrok
     const longest = await page.evaluate(() => Math.max(0, ...window.__long));
     return { samples, longest };
   };
-  const pol = await measure('policy', false);
-  const flt = await measure('fleet', true);
+  const end = async () => page.keyboard.press('Control+End');
+  // In a comment of the policy and in blank space after the fleet: nothing read changes.
+  const pol = await measure('policy', end, () => '#');
+  const flt = await measure('fleet', async () => { await end(); await page.keyboard.press('Enter'); }, () => 'Space');
+  // Edits that change the decision: numberOfClusters 25 → 251 → 25 → 252 … (the placement is
+  // scheduled again over the 10,000 clusters on every keystroke).
+  const numberLine = async () => { await page.keyboard.press('Control+Home'); for (let i = 0; i < 6; i++) await page.keyboard.press('ArrowDown'); await page.keyboard.press('End'); };
+  const value = await measure('policy', numberLine, (k) => (k % 2 ? 'Backspace' : `Digit${1 + (k % 9)}`));
+  // An edit inside an item of the list: a cluster's label (only that item is read again).
+  const labelAt = async () => {
+    await page.keyboard.press('Control+Home');
+    for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('End');
+    await page.keyboard.press('ArrowLeft');
+  };
+  const item = await measure('fleet', labelAt, (k) => (k % 2 ? 'Backspace' : 'KeyX'));
   await page.close();
   const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
   console.log(`[perf] 10,000 kubectl clusters (${(fleet.length / 1e6).toFixed(1)} MB): first result after pasting the fleet ${firstMs.toFixed(0)} ms (target ≤ 1000)`);
-  for (const [name, r] of [['policy', pol], ['fleet', flt]]) {
-    console.log(`[perf] 10,000 clusters, ${name} editor: keystroke-to-result median ${med(r.samples).toFixed(0)} ms, p95 ${p95(r.samples).toFixed(0)} ms (target ≤ 50); longest main-thread task while typing ${r.longest.toFixed(0)} ms (target ≤ 50)`);
+  const rows = [['policy editor (a comment)', pol], ['fleet editor (blank space)', flt],
+    ['policy editor (numberOfClusters)', value], ['fleet editor (a label in one item)', item]];
+  for (const [name, r] of rows) {
+    console.log(`[perf] 10,000 clusters, ${name}: keystroke-to-result median ${med(r.samples).toFixed(0)} ms, p95 ${p95(r.samples).toFixed(0)} ms (target ≤ 50); longest main-thread task while typing ${r.longest.toFixed(0)} ms (target ≤ 50)`);
   }
   assert.ok(firstMs > 0);
 });

@@ -4,7 +4,7 @@
 // follows the page's light/dark theme.
 // Only the parts the playground uses (not `basicSetup`, which also brings autocompletion and
 // search): keeps the bundle small.
-import { EditorState, StateEffect, StateField, RangeSetBuilder, Annotation } from '@codemirror/state';
+import { EditorState, StateEffect, StateField, RangeSetBuilder, Annotation, Compartment } from '@codemirror/state';
 import {
   EditorView, Decoration, keymap, lineNumbers, highlightActiveLine, highlightActiveLineGutter,
   highlightSpecialChars, drawSelection,
@@ -33,6 +33,17 @@ const theme = EditorView.theme({
   '.cm-decided': { backgroundColor: 'var(--highlight)', outline: '1px solid var(--accent)' },
 });
 
+// Above this size the YAML parser (highlighting, folding) is switched off: on a 7 MB kubectl
+// dump it kept the main thread busy for seconds after the paste, in slices that delayed every
+// keystroke. The engine's markers still show.
+const LARGE = 1_000_000;
+const language = new Compartment();
+const languageFor = (length) => (length > LARGE ? [] : yaml());
+const switchLanguage = EditorState.transactionExtender.of((tr) => {
+  if (!tr.docChanged || (tr.startState.doc.length > LARGE) === (tr.newDoc.length > LARGE)) return null;
+  return { effects: language.reconfigure(languageFor(tr.newDoc.length)) };
+});
+
 // Lines highlighted because a selected result (a cluster, a budget) was decided there.
 const setHighlight = StateEffect.define();
 const highlightField = StateField.define({
@@ -46,9 +57,19 @@ const highlightField = StateField.define({
 });
 const decidedLine = Decoration.line({ class: 'cm-decided' });
 
+// The editors by their host's id: after a trap, start.js restarts the module with their texts.
+const editors = new Map();
+
+/** The text of each editor, by the id of its host element. */
+export function editorTexts() {
+  return Object.fromEntries([...editors].map(([id, view]) => [id, view.state.doc.toString()]));
+}
+
 /**
- * Creates an editor in `parent` holding `text`; `onChange(text)` runs after every edit.
- * `label` names the editor for assistive technology.
+ * Creates an editor in `parent` holding `text`; `onChange(changes, length)` runs after every
+ * edit with the changes as a flat array `[from, to, inserted, …]` (positions in the old text,
+ * UTF-16 units, in ascending order) and the new length: a keystroke in a 7 MB fleet sends one
+ * character, not the text. `label` names the editor for assistive technology.
  */
 export function createEditor(parent, text, label, onChange) {
   const view = new EditorView({
@@ -57,7 +78,8 @@ export function createEditor(parent, text, label, onChange) {
       doc: text,
       extensions: [
         setup,
-        yaml(),
+        language.of(languageFor(text.length)),
+        switchLanguage,
         lintGutter(),
         syntaxHighlighting(classHighlighter),
         theme,
@@ -65,12 +87,15 @@ export function createEditor(parent, text, label, onChange) {
         EditorView.contentAttributes.of({ 'aria-label': label }),
         EditorView.updateListener.of((u) => {
           if (u.docChanged && !u.transactions.some((t) => t.annotation(external))) {
-            onChange(u.state.doc.toString());
+            const changes = [];
+            u.changes.iterChanges((fromA, toA, _fromB, _toB, inserted) => changes.push(fromA, toA, inserted.toString()));
+            onChange(changes, u.state.doc.length);
           }
         }),
       ],
     }),
   });
+  if (parent.id) editors.set(parent.id, view);
   return view;
 }
 

@@ -6,12 +6,12 @@
 //! update at once and large ones never queue up behind the keyboard) → [`Runner::run`] → the
 //! parts re-render what changed; the editors get their markers; the state is saved locally.
 
-use crate::boot::{boot, example_state, from_link, system_theme};
+use crate::boot::{boot, boot_restarted, example_state, from_link, restarted, system_theme};
 use crate::editor::markers;
 use crate::evaluation::{FLEET, POLICY};
 use crate::gallery::Example;
 use crate::model::{Action, Model, Which};
-use crate::runner::Runner;
+use crate::runner::{Runner, Shown};
 use crate::share;
 use crate::state::{State, Theme};
 use crate::ui::editor_pane::{EditorPane, EditorView};
@@ -55,18 +55,32 @@ type Notice = Option<(String, bool)>;
 /// The playground.
 #[function_component(App)]
 pub fn app() -> Html {
-    let boot = use_memo((), |_| boot());
+    // After a trap the module starts again with the editors' texts, and waits for an edit
+    // before evaluating (the input may be what tripped the bug).
+    let boot = use_memo((), |_| match restarted() {
+        Some((fleet, policy, error)) => {
+            let (state, notice) = boot_restarted(fleet, policy, &error);
+            (state, Some((notice, false)), true)
+        }
+        None => {
+            let (state, notice) = boot();
+            (
+                state,
+                notice.map(|n| (n, share::load_previous().is_some())),
+                false,
+            )
+        }
+    });
     let model = use_reducer(|| Model::new(boot.0.clone()));
     let runner = use_mut_ref(Runner::default);
     let shown = {
-        let (runner, model) = (runner.clone(), model.clone());
-        use_state(move || runner.borrow_mut().run(&model.state, 0))
+        let (runner, model, wait) = (runner.clone(), model.clone(), boot.2);
+        use_state(move || match wait {
+            true => Shown::none(),
+            false => runner.borrow_mut().run(&model.state, 0),
+        })
     };
-    let notice = use_state(|| -> Notice {
-        boot.1
-            .clone()
-            .map(|n| (n, share::load_previous().is_some()))
-    });
+    let notice = use_state(|| -> Notice { boot.1.clone() });
     let share_url = use_state(|| None::<String>);
     let theme = use_state(|| {
         share::load_theme()

@@ -61,6 +61,49 @@ pub fn boot() -> (State, Option<String>) {
     (state, notice)
 }
 
+/// What `static/start.js` hands a module started again after a trap: the editors' texts and
+/// the trap's message (taken once).
+pub fn restarted() -> Option<(Option<String>, Option<String>, String)> {
+    let global = js_sys::global();
+    let key = wasm_bindgen::JsValue::from_str("fleetPlaygroundRestart");
+    let v = js_sys::Reflect::get(&global, &key).ok()?;
+    if v.is_undefined() || v.is_null() {
+        return None;
+    }
+    let _ = js_sys::Reflect::delete_property(&global, &key);
+    let get = |k: &str| {
+        js_sys::Reflect::get(&v, &wasm_bindgen::JsValue::from_str(k))
+            .ok()
+            .and_then(|x| x.as_string())
+    };
+    Some((
+        get("fleet"),
+        get("policy"),
+        get("error").unwrap_or_default(),
+    ))
+}
+
+/// The state after a restart: the last saved session with the editors' texts as they were.
+pub fn boot_restarted(
+    fleet: Option<String>,
+    policy: Option<String>,
+    error: &str,
+) -> (State, String) {
+    let mut state = share::load()
+        .or_else(|| from_link().0)
+        .unwrap_or_else(|| example_state(&EXAMPLES[0]));
+    if let Some(f) = fleet {
+        state.fleet = f;
+    }
+    if let Some(p) = policy {
+        state.policy = p;
+    }
+    let notice = format!(
+        "The playground stopped on an internal error ({error}) and was started again with your texts; it evaluates again on your next edit (or Ctrl+Enter). Please report it with your input (Inputs YAML)."
+    );
+    (state, notice)
+}
+
 pub fn system_theme() -> Theme {
     let dark = web_sys::window()
         .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten())

@@ -16,8 +16,11 @@ extern "C" {
         parent: &web_sys::Element,
         text: &str,
         label: &str,
-        on_change: &Closure<dyn FnMut(String)>,
+        on_change: &Closure<dyn FnMut(js_sys::Array, u32)>,
     ) -> EditorView;
+
+    #[wasm_bindgen(js_name = getText)]
+    fn get_text(view: &EditorView) -> String;
 
     #[wasm_bindgen(js_name = setText)]
     fn set_text(view: &EditorView, text: &str);
@@ -48,23 +51,40 @@ pub struct Marker {
 /// One editor and the closure it calls on every edit (kept alive as long as the editor).
 pub struct Editor {
     view: EditorView,
-    _on_change: Closure<dyn FnMut(String)>,
+    _on_change: Closure<dyn FnMut(js_sys::Array, u32)>,
+}
+
+/// The changes of one edit from the flat array the editor sends (`[from, to, inserted, …]`).
+pub fn changes(flat: &js_sys::Array) -> Vec<crate::model::Change> {
+    let flat: Vec<JsValue> = flat.iter().collect();
+    flat.chunks_exact(3)
+        .map(|c| crate::model::Change {
+            from: c[0].as_f64().unwrap_or(0.0) as usize,
+            to: c[1].as_f64().unwrap_or(0.0) as usize,
+            insert: c[2].as_string().unwrap_or_default(),
+        })
+        .collect()
 }
 
 impl Editor {
-    /// Mounts an editor in `parent`.
+    /// Mounts an editor in `parent`; `on_change(changes, length)` gets each edit.
     pub fn mount(
         parent: &web_sys::Element,
         text: &str,
         label: &str,
-        on_change: impl FnMut(String) + 'static,
+        on_change: impl FnMut(js_sys::Array, u32) + 'static,
     ) -> Self {
-        let closure = Closure::wrap(Box::new(on_change) as Box<dyn FnMut(String)>);
+        let closure = Closure::wrap(Box::new(on_change) as Box<dyn FnMut(js_sys::Array, u32)>);
         let view = create_editor(parent, text, label, &closure);
         Editor {
             view,
             _on_change: closure,
         }
+    }
+
+    /// The whole text.
+    pub fn text(&self) -> String {
+        get_text(&self.view)
     }
 
     /// Replaces the text without reporting it as an edit.

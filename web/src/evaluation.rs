@@ -5,7 +5,8 @@ use crate::state::State;
 use chrono::{DateTime, SecondsFormat, Utc};
 use fleet_policy::rollout::options::WhatIf as RolloutEvent;
 use fleet_policy::rollout::plan::Rollout;
-use fleet_policy::{EvaluateOptions, EvaluateReport, Input, Source};
+use fleet_policy::session::Session;
+use fleet_policy::{EvaluateOptions, EvaluateReport, Source};
 use serde_json::{json, Value};
 use std::rc::Rc;
 
@@ -94,50 +95,17 @@ pub fn options_json(state: &State, at: DateTime<Utc>) -> Value {
     })
 }
 
-/// Both editors read into one [`Input`], re-reading only the editor whose text changed (a
-/// keystroke in the policy editor does not re-read a 1,000-cluster fleet). The result is the
-/// same as `Input::parse(&[fleet, policy])`: documents, findings and neighbouring kinds in
-/// source order, AKS facts joined across both editors.
-#[derive(Debug, Default)]
-pub struct Parsed {
-    fleet: String,
-    policy: String,
-    /// Where the fleet editor's part of `input` ends.
-    fleet_mark: fleet_policy::input::documents::Mark,
-    /// The combined input.
-    pub input: Input,
-}
-
-impl Parsed {
-    /// Brings the cache up to date with the state's texts.
-    pub fn update(&mut self, state: &State) {
-        if self.fleet != state.fleet
-            || self.input.documents.is_empty() && self.input.diagnostics.is_empty()
-        {
-            let fleet = Input::parse(&[Source::new(FLEET, state.fleet.as_str())]);
-            self.fleet_mark = fleet.mark();
-            self.input = fleet;
-            self.fleet = state.fleet.clone();
-            self.policy.clear();
-            self.policy.push('\u{0}');
-        }
-        if self.policy != state.policy {
-            self.input.truncate(self.fleet_mark);
-            let policy = Input::parse(&[Source::new(POLICY, state.policy.as_str())]);
-            self.input.append(policy);
-            self.policy = state.policy.clone();
-        }
-    }
-}
-
-/// Evaluates the state.
-pub fn evaluate(state: &State, parsed_cache: &mut Parsed) -> Evaluation {
+/// Evaluates the state. The session re-reads only the documents (and list items) whose text
+/// changed, and hands back the last report while neither the input nor the options changed.
+pub fn evaluate(state: &State, session: &mut Session) -> Evaluation {
     let started = js_sys::Date::now();
-    parsed_cache.update(state);
-    let input = &parsed_cache.input;
+    session.update(&[
+        Source::new(FLEET, state.fleet.as_str()),
+        Source::new(POLICY, state.policy.as_str()),
+    ]);
     // No instant chosen: a dump is evaluated when it was taken (its snapshot), hand-written
     // input now. "now" and "snapshot" are the two buttons; anything else is an instant.
-    let snapshot = input.snapshot();
+    let snapshot = session.snapshot();
     let (at, at_is_now, at_is_snapshot) = match state.at.as_deref() {
         Some("now") => (now(), true, false),
         Some(fleet_policy::AT_SNAPSHOT) | None => match snapshot {
@@ -150,7 +118,7 @@ pub fn evaluate(state: &State, parsed_cache: &mut Parsed) -> Evaluation {
         },
     };
     let observe = state.what_if.observe.as_deref().and_then(parse_at);
-    let report = fleet_policy::evaluate_input(input, &options(state, at));
+    let report = session.evaluate(&options(state, at));
     // The time slider views the same rollouts at another instant: no new run.
     let observed_rollouts = observe.map(|t| {
         Rc::new(
@@ -170,7 +138,7 @@ pub fn evaluate(state: &State, parsed_cache: &mut Parsed) -> Evaluation {
         at_is_now,
         at_is_snapshot,
         snapshot,
-        report: Rc::new(report),
+        report,
         observed_rollouts,
         engine_ms: js_sys::Date::now() - started,
     }

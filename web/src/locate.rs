@@ -102,13 +102,27 @@ fn line_of(root: &Node, path: &FieldPath) -> u32 {
     root.locate(path).span.line
 }
 
-/// Of [`all_facts`], the labels and properties whose key the policy text mentions.
-pub fn facts(all: &Facts, policy: &str) -> Facts {
+/// The keys of [`all_facts`] that the policy text mentions, sorted.
+pub fn mentioned_keys(all: &Facts, policy: &str) -> Vec<String> {
+    let mut keys: Vec<&str> = all
+        .values()
+        .flatten()
+        .map(|(k, _)| k.as_str())
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .filter(|k| policy.contains(k))
+        .collect();
+    keys.dedup();
+    keys.into_iter().map(str::to_string).collect()
+}
+
+/// Of [`all_facts`], the labels and properties whose key is one of `keys`.
+pub fn facts(all: &Facts, keys: &[String]) -> Facts {
     all.iter()
         .map(|(c, list)| {
             let keep = list
                 .iter()
-                .filter(|(k, _)| policy.contains(k.as_str()))
+                .filter(|(k, _)| keys.contains(k))
                 .cloned()
                 .collect();
             (c.clone(), keep)

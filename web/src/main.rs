@@ -38,10 +38,17 @@ mod ui;
 mod views;
 
 /// A panic is a trap in the shipped build (panics abort at once); `static/start.js` catches
-/// it and says so in the page.
+/// it and starts the module again in a new host element (the old one goes, with the stopped
+/// instance's event listeners).
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    yew::Renderer::<app::App>::new().render();
+    let host = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("app-host"));
+    match host {
+        Some(host) => yew::Renderer::<app::App>::with_root(host).render(),
+        None => yew::Renderer::<app::App>::new().render(),
+    };
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -103,6 +103,58 @@ impl Model {
     }
 }
 
+/// One change of an editor's text as CodeMirror reports it: `from..to` (UTF-16 units of the
+/// text before the edit) replaced by `insert`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Change {
+    /// Start, in UTF-16 units.
+    pub from: usize,
+    /// End, in UTF-16 units.
+    pub to: usize,
+    /// The text put there.
+    pub insert: String,
+}
+
+/// Applies an edit's changes (ascending, positions in the text before the edit) to `text`,
+/// which must then be `len16` UTF-16 units long. False when they do not fit (the caller then
+/// takes the editor's whole text).
+pub fn apply_changes(text: &mut String, changes: &[Change], len16: usize) -> bool {
+    // UTF-16 positions → byte offsets, in one pass (equal for ASCII, the usual case).
+    let ascii = text.is_ascii();
+    let mut at = Vec::with_capacity(changes.len() * 2);
+    let (mut chars, mut pos16, mut byte) = (text.char_indices().peekable(), 0usize, 0usize);
+    for c in changes {
+        for want in [c.from, c.to] {
+            if ascii {
+                at.push(want);
+                continue;
+            }
+            while pos16 < want {
+                let Some((_, ch)) = chars.next() else { break };
+                pos16 += ch.len_utf16();
+                byte += ch.len_utf8();
+            }
+            if pos16 != want {
+                return false;
+            }
+            at.push(byte);
+        }
+    }
+    let fits = at.windows(2).all(|w| w[0] <= w[1]) && at.last().is_none_or(|&e| e <= text.len());
+    if !fits || !at.iter().all(|&b| text.is_char_boundary(b)) {
+        return false;
+    }
+    for (c, range) in changes.iter().zip(at.chunks_exact(2)).rev() {
+        text.replace_range(range[0]..range[1], &c.insert);
+    }
+    let len = if ascii && changes.iter().all(|c| c.insert.is_ascii()) {
+        text.len()
+    } else {
+        text.encode_utf16().count()
+    };
+    len == len16
+}
+
 #[cfg(target_arch = "wasm32")]
 impl yew::Reducible for Model {
     type Action = Action;
@@ -121,6 +173,49 @@ mod tests {
     fn reduce(mut m: Model, a: Action) -> Model {
         m.apply(a);
         m
+    }
+
+    fn change(from: usize, to: usize, insert: &str) -> Change {
+        Change {
+            from,
+            to,
+            insert: insert.into(),
+        }
+    }
+
+    #[test]
+    fn editor_changes_apply_at_utf16_positions() {
+        let mut t = String::from("kind: List\n");
+        assert!(apply_changes(&mut t, &[change(11, 11, " ")], 12));
+        assert_eq!(t, "kind: List\n ");
+        assert!(apply_changes(
+            &mut t,
+            &[change(0, 4, "KIND"), change(6, 10, "Map")],
+            11
+        ));
+        assert_eq!(t, "KIND: Map\n ");
+        // "é" is one UTF-16 unit and two bytes; "😀" two units and four bytes.
+        let mut t = String::from("é😀x");
+        assert!(apply_changes(&mut t, &[change(3, 4, "y")], 4));
+        assert_eq!(t, "é😀y");
+        assert!(apply_changes(&mut t, &[change(1, 3, "")], 2));
+        assert_eq!(t, "éy");
+        // Inside a surrogate pair, past the end, or a wrong length: refused.
+        assert!(!apply_changes(
+            &mut String::from("😀"),
+            &[change(1, 1, "x")],
+            3
+        ));
+        assert!(!apply_changes(
+            &mut String::from("ab"),
+            &[change(3, 3, "x")],
+            4
+        ));
+        assert!(!apply_changes(
+            &mut String::from("ab"),
+            &[change(2, 2, "x")],
+            4
+        ));
     }
 
     #[test]

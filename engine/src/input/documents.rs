@@ -221,6 +221,65 @@ impl Document {
             .filter_map(|(k, v)| Some((k.as_scalar()?, v.as_scalar()?)))
     }
 
+    /// The newest heartbeat, condition transition or property observation time under this
+    /// manifest's `status` ([`Input::snapshot`] is the newest over all manifests).
+    pub fn newest_time(&self) -> Option<chrono::DateTime<chrono::Utc>> {
+        /// The newest time, and its text when written as `2006-01-02T15:04:05Z`.
+        type Newest<'a> = (Option<chrono::DateTime<chrono::Utc>>, Option<&'a str>);
+        /// Whether `t` is shaped as `2006-01-02T15:04:05Z`: two such texts of valid times
+        /// compare as the times do (a valid time of this shape has digits everywhere else;
+        /// an invalid one is skipped whatever it is compared with).
+        fn canonical(t: &str) -> bool {
+            let b = t.as_bytes();
+            b.len() == 20
+                && b[4] == b'-'
+                && b[7] == b'-'
+                && b[10] == b'T'
+                && b[13] == b':'
+                && b[16] == b':'
+                && b[19] == b'Z'
+        }
+        fn walk<'a>(node: &'a Node, newest: &mut Newest<'a>) {
+            match &node.value {
+                Value::Map(entries) => {
+                    for (k, v) in entries {
+                        let timed = matches!(
+                            k.as_scalar(),
+                            Some(
+                                "lastReceivedHeartbeat"
+                                    | "lastHeartbeatTime"
+                                    | "lastTransitionTime"
+                                    | "observationTime"
+                            )
+                        );
+                        if !timed {
+                            walk(v, newest);
+                            continue;
+                        }
+                        let Some(text) = v.as_scalar() else { continue };
+                        // Most times of a dump are no newer than the newest so far: written
+                        // alike, that is a string comparison, not a parse (a valid time not
+                        // after the newest cannot change it; an invalid one is skipped anyway).
+                        if newest.1.is_some_and(|n| canonical(text) && text <= n) {
+                            continue;
+                        }
+                        if let Ok(t) = super::rfc3339::parse(text) {
+                            let t = t.to_utc();
+                            if newest.0.is_none_or(|n| t > n) {
+                                *newest = (Some(t), canonical(text).then_some(text));
+                            }
+                        }
+                    }
+                }
+                Value::Seq(items) => items.iter().for_each(|i| walk(i, newest)),
+                _ => {}
+            }
+        }
+        let mut newest = (None, None);
+        walk(self.root.get("status")?, &mut newest);
+        newest.0
+    }
+
     /// Whether this manifest is of `kind`, whose [`kinds::id`] is `id`.
     fn is_kind(&self, id: Option<u16>, kind: &str) -> bool {
         match (id, self.layout.kind) {
@@ -458,64 +517,10 @@ impl Input {
     /// property observation time under any manifest's `status` (what `kubectl get -o yaml`
     /// prints). `None` for hand-written input without times.
     pub fn snapshot(&self) -> Option<chrono::DateTime<chrono::Utc>> {
-        /// The newest time, and its text when written as `2006-01-02T15:04:05Z`.
-        type Newest<'a> = (Option<chrono::DateTime<chrono::Utc>>, Option<&'a str>);
-        /// Whether `t` is shaped as `2006-01-02T15:04:05Z`: two such texts of valid times
-        /// compare as the times do (a valid time of this shape has digits everywhere else;
-        /// an invalid one is skipped whatever it is compared with).
-        fn canonical(t: &str) -> bool {
-            let b = t.as_bytes();
-            b.len() == 20
-                && b[4] == b'-'
-                && b[7] == b'-'
-                && b[10] == b'T'
-                && b[13] == b':'
-                && b[16] == b':'
-                && b[19] == b'Z'
-        }
-        fn walk<'a>(node: &'a Node, newest: &mut Newest<'a>) {
-            match &node.value {
-                Value::Map(entries) => {
-                    for (k, v) in entries {
-                        let timed = matches!(
-                            k.as_scalar(),
-                            Some(
-                                "lastReceivedHeartbeat"
-                                    | "lastHeartbeatTime"
-                                    | "lastTransitionTime"
-                                    | "observationTime"
-                            )
-                        );
-                        if !timed {
-                            walk(v, newest);
-                            continue;
-                        }
-                        let Some(text) = v.as_scalar() else { continue };
-                        // Most times of a dump are no newer than the newest so far: written
-                        // alike, that is a string comparison, not a parse (a valid time not
-                        // after the newest cannot change it; an invalid one is skipped anyway).
-                        if newest.1.is_some_and(|n| canonical(text) && text <= n) {
-                            continue;
-                        }
-                        if let Ok(t) = super::rfc3339::parse(text) {
-                            let t = t.to_utc();
-                            if newest.0.is_none_or(|n| t > n) {
-                                *newest = (Some(t), canonical(text).then_some(text));
-                            }
-                        }
-                    }
-                }
-                Value::Seq(items) => items.iter().for_each(|i| walk(i, newest)),
-                _ => {}
-            }
-        }
-        let mut newest = (None, None);
-        for d in &self.documents {
-            if let Some(status) = d.root.get("status") {
-                walk(status, &mut newest);
-            }
-        }
-        newest.0
+        self.documents
+            .iter()
+            .filter_map(Document::newest_time)
+            .max()
     }
 
     /// Notices about the input as a whole: the kinds it holds that no engine reads, and those
@@ -556,7 +561,6 @@ impl Input {
 }
 
 fn read_source(source: &Source, input: &mut Input) {
-    let mut index = 0;
     // Old Mac line endings (CR alone) are line breaks to YAML: read them as such, so that the
     // document markers are found (lines and columns stay the same).
     // A UTF-8 byte order mark starts the stream, it is not part of the first key.
@@ -566,7 +570,18 @@ fn read_source(source: &Source, input: &mut Input) {
     } else {
         std::borrow::Cow::Borrowed(source_text)
     };
-    for chunk in split_documents(&text) {
+    read_chunks(source, &split_documents(&text), 0, input);
+}
+
+/// Reads chunks of one source, numbering documents on from `index`; returns the number of the
+/// last document read (the session re-reads only the chunks of an edited source that changed).
+pub(crate) fn read_chunks(
+    source: &Source,
+    chunks: &[Chunk<'_>],
+    mut index: usize,
+    input: &mut Input,
+) -> usize {
+    for chunk in chunks {
         let refused = super::stream::forbidden_char(chunk.text, chunk.first_line)
             .map(|(span, c)| (span, super::stream::forbidden_message(c)))
             .or_else(|| {
@@ -642,6 +657,34 @@ fn read_source(source: &Source, input: &mut Input) {
                 input.diagnose(d);
             }
         }
+    }
+    index
+}
+
+/// Reads item `item` of the `kind: List` that is document `index` (the session reads the items
+/// of a large list one by one, so that an edit re-reads only the items it touched).
+pub(crate) fn read_list_item(
+    source: &Source,
+    index: usize,
+    item: usize,
+    root: Node,
+    input: &mut Input,
+) {
+    read_manifest(source, index, Some(item), root, input);
+}
+
+/// Parses a YAML (or JSON) text with the reader [`read_chunks`] would use: the root node, if
+/// any, and the repeated keys.
+pub(crate) fn parse_text(
+    text: &str,
+    first_line: u32,
+) -> Result<(Option<Node>, Duplicates), (Span, String)> {
+    let json = super::json::looks_like_json(text)
+        .then(|| super::json::parse(text, first_line))
+        .flatten();
+    match json.or_else(|| super::block::parse(text, first_line)) {
+        Some((root, dups)) => Ok((Some(root), dups)),
+        None => parse_yaml(text, first_line),
     }
 }
 

@@ -38,20 +38,35 @@ pub fn code_editor(p: &CodeEditorProps) -> Html {
     // The newest callback: the editor's change closure outlives any one render.
     let on_change = use_mut_ref(|| p.on_change.clone());
     *on_change.borrow_mut() = p.on_change.clone();
+    // The editor's text, kept up to date from its changes: the editor sends what an edit
+    // changed, not its whole text (which for a 7 MB fleet cost more than evaluating).
+    let current = use_mut_ref(String::new);
     {
-        let (host, editor, shown, on_change) = (
+        let (host, editor, shown, on_change, current) = (
             host.clone(),
             editor.clone(),
             shown.clone(),
             on_change.clone(),
+            current.clone(),
         );
         let (text, label) = (p.text.clone(), p.label.clone());
         use_effect_with((), move |_| {
             if let Some(el) = host.cast::<web_sys::Element>() {
                 let cb = on_change.clone();
-                *editor.borrow_mut() = Some(Editor::mount(&el, &text, &label, move |t| {
+                *current.borrow_mut() = text.to_string();
+                let view = editor.clone();
+                *editor.borrow_mut() = Some(Editor::mount(&el, &text, &label, move |flat, len| {
+                    let mut t = current.borrow_mut();
+                    let changes = crate::editor::changes(&flat);
+                    if !crate::model::apply_changes(&mut t, &changes, len as usize) {
+                        if let Some(e) = view.borrow().as_ref() {
+                            *t = e.text();
+                        }
+                    }
+                    let text = t.clone();
+                    drop(t);
                     let cb = cb.borrow().clone();
-                    cb.emit(t)
+                    cb.emit(text)
                 }));
                 *shown.borrow_mut() = Some(text);
             }
@@ -64,6 +79,7 @@ pub fn code_editor(p: &CodeEditorProps) -> Html {
                 if let Some(e) = editor.borrow().as_ref() {
                     e.set_text(text);
                 }
+                *current.borrow_mut() = text.to_string();
                 *shown.borrow_mut() = Some(text.clone());
             }
         });

@@ -1,0 +1,803 @@
+//! Evaluating again after an edit (the playground, per keystroke): only the documents whose
+//! text changed are read again, and the items of a `kind: List` (what `kubectl get -o yaml`
+//! prints) one by one, so an edit to a 10,000-cluster dump re-reads the item it touched, not
+//! the dump. A report is reused while neither the input read nor the options changed (a
+//! keystroke in a comment or in blank space). Results are those of [`crate::evaluate`] on the
+//! whole text: anything this module does not recognise is read the ordinary way.
+
+use crate::input::documents::{
+    parse_text, read_chunks, read_list_item, split_documents, Chunk, MAX_DIAGNOSTICS,
+    MAX_INPUT_BYTES,
+};
+use crate::input::node::Value;
+use crate::input::{Document, Input, Node, Source};
+use crate::notice::NoticeKind;
+use crate::placement::{self, CycleError, Prepared};
+use crate::report::{EvaluateOptions, EvaluateReport};
+use chrono::{DateTime, Utc};
+use std::rc::Rc;
+
+/// How many entries a piece of text added to each list of an [`Input`].
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Counts {
+    documents: usize,
+    diagnostics: usize,
+    ignored: usize,
+    own: usize,
+    clusters: usize,
+    maintenance: usize,
+}
+
+impl Counts {
+    fn of(input: &Input) -> Counts {
+        Counts {
+            documents: input.documents.len(),
+            diagnostics: input.diagnostics.len(),
+            ignored: input.ignored.len(),
+            own: input.own.len(),
+            clusters: input.azure_clusters.len(),
+            maintenance: input.azure_maintenance.len(),
+        }
+    }
+}
+
+/// What a piece is: a whole document, or one item of a list document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Chunk,
+    Item(usize),
+}
+
+/// A piece of a source text, read on its own.
+#[derive(Debug, Clone)]
+struct Piece {
+    /// Byte range in the source text.
+    start: usize,
+    end: usize,
+    first_line: u32,
+    kind: Kind,
+    /// For a chunk, the number of the document before it; for an item, its list's number.
+    index: usize,
+    /// The number of the last document read once this piece is read.
+    next: usize,
+    counts: Counts,
+    /// The newest status time of its manifests ([`Document::newest_time`]).
+    newest: Option<DateTime<Utc>>,
+    /// Whether it holds a MemberCluster.
+    members: bool,
+}
+
+/// One source as last read.
+#[derive(Debug, Clone, Default)]
+struct SourceState {
+    name: String,
+    text: String,
+    pieces: Vec<Piece>,
+}
+
+/// The old input's lists, taken from the front as pieces are kept or dropped.
+struct Cursor {
+    documents: std::vec::IntoIter<Document>,
+    diagnostics: std::vec::IntoIter<crate::input::Diagnostic>,
+    ignored: std::vec::IntoIter<(String, String)>,
+    own: std::vec::IntoIter<Document>,
+    clusters: std::vec::IntoIter<(String, Node)>,
+    maintenance: std::vec::IntoIter<(String, Node)>,
+}
+
+impl Cursor {
+    fn new(input: Input) -> Cursor {
+        Cursor {
+            documents: input.documents.into_iter(),
+            diagnostics: input.diagnostics.into_iter(),
+            ignored: input.ignored.into_iter(),
+            own: input.own.into_iter(),
+            clusters: input.azure_clusters.into_iter(),
+            maintenance: input.azure_maintenance.into_iter(),
+        }
+    }
+
+    /// Moves the next `c` entries of each list into `to`.
+    fn take(&mut self, c: Counts, to: &mut Input) {
+        to.documents
+            .extend(self.documents.by_ref().take(c.documents));
+        to.diagnostics
+            .extend(self.diagnostics.by_ref().take(c.diagnostics));
+        to.ignored.extend(self.ignored.by_ref().take(c.ignored));
+        to.own.extend(self.own.by_ref().take(c.own));
+        to.azure_clusters
+            .extend(self.clusters.by_ref().take(c.clusters));
+        to.azure_maintenance
+            .extend(self.maintenance.by_ref().take(c.maintenance));
+    }
+}
+
+/// Moves everything of `from` to the end of `to` (no cap: the session reads incrementally only
+/// while the input stays under [`MAX_DIAGNOSTICS`]).
+fn append(to: &mut Input, from: Input) {
+    to.documents.extend(from.documents);
+    to.diagnostics.extend(from.diagnostics);
+    to.ignored.extend(from.ignored);
+    to.own.extend(from.own);
+    to.azure_clusters.extend(from.azure_clusters);
+    to.azure_maintenance.extend(from.azure_maintenance);
+}
+
+/// A piece to read: its range, first line and what it is.
+struct Planned<'a> {
+    text: &'a str,
+    start: usize,
+    first_line: u32,
+    kind: Kind,
+}
+
+/// The document chunks of a source and, for a chunk that is a block-YAML `kind: List` with
+/// its items at column 0 (as kubectl prints it), the list's frame (every line but the items)
+/// and its items.
+enum Part<'a> {
+    Chunk(Chunk<'a>, usize),
+    List {
+        chunk: Chunk<'a>,
+        start: usize,
+        frame: String,
+        items: Vec<Planned<'a>>,
+    },
+}
+
+/// The length of the common prefix of two byte strings, compared eight bytes at a time (a
+/// 7 MB fleet is compared on every keystroke; wasm's byte-wise `memcmp` took 20 ms for it).
+fn word(s: &[u8], at: usize) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&s[at..at + 8]);
+    u64::from_ne_bytes(w)
+}
+
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    let n = a.len().min(b.len());
+    let mut i = 0;
+    while i + 8 <= n && word(a, i) == word(b, i) {
+        i += 8;
+    }
+    while i < n && a[i] == b[i] {
+        i += 1;
+    }
+    i
+}
+
+/// The length of the common suffix of two byte strings, at most `max`.
+fn common_suffix(a: &[u8], b: &[u8], max: usize) -> usize {
+    let n = a.len().min(b.len()).min(max);
+    let (a, b) = (&a[a.len() - n..], &b[b.len() - n..]);
+    let mut i = 0;
+    while i + 8 <= n && word(a, n - i - 8) == word(b, n - i - 8) {
+        i += 8;
+    }
+    while i < n && a[n - i - 1] == b[n - i - 1] {
+        i += 1;
+    }
+    i
+}
+
+fn same(a: &str, b: &str) -> bool {
+    a.len() == b.len() && common_prefix(a.as_bytes(), b.as_bytes()) == a.len()
+}
+
+fn offset(whole: &str, part: &str) -> usize {
+    part.as_ptr() as usize - whole.as_ptr() as usize
+}
+
+/// Splits a List chunk into its frame and items; `None` when it does not have that shape.
+fn list_parts<'a>(whole: &'a str, chunk: &Chunk<'a>) -> Option<Part<'a>> {
+    let start = offset(whole, chunk.text);
+    let text = chunk.text;
+    let mut lines = Vec::new();
+    let mut at = 0;
+    while at < text.len() {
+        let end = memchr::memchr(b'\n', &text.as_bytes()[at..]).map_or(text.len(), |e| at + e + 1);
+        lines.push(at..end);
+        at = end;
+    }
+    let line = |i: usize| &text[lines[i].clone()];
+    let items_at = (0..lines.len()).find(|&i| line(i).trim_end_matches('\n') == "items:")?;
+    // Directives apply to the whole document: read such a list the ordinary way.
+    if (0..items_at).any(|i| line(i).starts_with('%')) {
+        return None;
+    }
+    let is_dash = |l: &str| l.starts_with("- ") || l.trim_end() == "-";
+    if !lines
+        .get(items_at + 1)
+        .is_some_and(|_| is_dash(line(items_at + 1)))
+    {
+        return None;
+    }
+    let mut items: Vec<Planned> = Vec::new();
+    let mut i = items_at + 1;
+    let mut item_start = i;
+    while i < lines.len() {
+        let l = line(i);
+        let inside = l.starts_with([' ', '\t', '#']) || l.trim().is_empty() || is_dash(l);
+        if !inside {
+            break;
+        }
+        if is_dash(l) && i > item_start {
+            items.push(planned(
+                whole,
+                text,
+                &lines,
+                item_start,
+                i,
+                chunk.first_line,
+                items.len(),
+            ));
+            item_start = i;
+        }
+        i += 1;
+    }
+    items.push(planned(
+        whole,
+        text,
+        &lines,
+        item_start,
+        i,
+        chunk.first_line,
+        items.len(),
+    ));
+    let head = &text[..lines[items_at].end];
+    let tail = lines.get(i).map_or("", |r| &text[r.start..]);
+    Some(Part::List {
+        chunk: Chunk {
+            text,
+            first_line: chunk.first_line,
+        },
+        start,
+        frame: format!("{head}{tail}"),
+        items,
+    })
+}
+
+fn planned<'a>(
+    whole: &'a str,
+    text: &'a str,
+    lines: &[std::ops::Range<usize>],
+    from: usize,
+    to: usize,
+    first_line: u32,
+    item: usize,
+) -> Planned<'a> {
+    let slice = &text[lines[from].start..lines[to - 1].end];
+    Planned {
+        text: slice,
+        start: offset(whole, slice),
+        first_line: first_line + u32::try_from(from).unwrap_or(u32::MAX),
+        kind: Kind::Item(item),
+    }
+}
+
+/// Whether a list's frame (every line but its items) reads as a list that yields its items
+/// and nothing else, as it does when the whole list is read.
+fn frame_is_list(frame: &str, first_line: u32) -> bool {
+    if crate::input::stream::forbidden_char(frame, first_line).is_some() {
+        return false;
+    }
+    let Ok((Some(root), dups)) = parse_text(frame, first_line) else {
+        return false;
+    };
+    let kind = root.get("kind").and_then(Node::as_str);
+    dups.is_empty()
+        && root.as_map().is_some()
+        && root.get("apiVersion").and_then(Node::as_str).is_some()
+        && kind.is_some_and(|k| k == "List" || k.ends_with("List"))
+        && root.get("items").is_some_and(Node::is_null)
+}
+
+/// Reads one list item on its own: `None` when it does not read cleanly as one item (the
+/// list is then read whole, which reports what is wrong as reading it whole does).
+fn read_item(source: &Source, index: usize, p: &Planned) -> Option<Input> {
+    let Kind::Item(item) = p.kind else {
+        return None;
+    };
+    if crate::input::stream::forbidden_char(p.text, p.first_line).is_some() {
+        return None;
+    }
+    let Ok((Some(root), dups)) = parse_text(p.text, p.first_line) else {
+        return None;
+    };
+    if !dups.is_empty() {
+        return None;
+    }
+    let Value::Seq(mut nodes) = root.value else {
+        return None;
+    };
+    if nodes.len() != 1 {
+        return None;
+    }
+    let node = nodes.pop()?;
+    let mut input = Input::default();
+    read_list_item(source, index, item, node, &mut input);
+    Some(input)
+}
+
+const MEMBER: &str = "MemberCluster";
+
+fn has_members(input: &Input) -> bool {
+    input.documents.iter().any(|d| d.kind == MEMBER)
+}
+
+fn newest(input: &Input) -> Option<DateTime<Utc>> {
+    input
+        .documents
+        .iter()
+        .filter_map(Document::newest_time)
+        .max()
+}
+
+/// Incremental reading and evaluation of a set of named sources.
+#[derive(Debug, Default)]
+pub struct Session {
+    sources: Vec<SourceState>,
+    /// False when the input was read the ordinary way (nothing to reuse next time).
+    pieced: bool,
+    input: Input,
+    snapshot: Option<DateTime<Utc>>,
+    /// Bumped whenever the input read changes.
+    generation: u64,
+    /// Bumped whenever a MemberCluster of it changes.
+    members: u64,
+    /// The fleet decoded for placement: for `members` and the instant, with the number of
+    /// diagnostics decoding it gave.
+    fleet: Option<(u64, DateTime<Utc>, usize, Prepared)>,
+    last: Option<(u64, EvaluateOptions, Rc<EvaluateReport>)>,
+}
+
+impl Session {
+    /// A session with nothing read.
+    pub fn new() -> Session {
+        Session::default()
+    }
+
+    /// The input as last read: equal to `Input::parse(sources)`.
+    pub fn input(&self) -> &Input {
+        &self.input
+    }
+
+    /// [`Input::snapshot`] of the input.
+    pub fn snapshot(&self) -> Option<DateTime<Utc>> {
+        self.snapshot
+    }
+
+    /// A number that changes whenever the input read changes.
+    pub fn generation(&self) -> u64 {
+        self.generation
+    }
+
+    /// A number that changes whenever a MemberCluster of the input changes.
+    pub fn members_generation(&self) -> u64 {
+        self.members
+    }
+
+    /// Evaluates the input as [`crate::evaluate_input`] does, or returns the last report when
+    /// neither the input nor the options changed since.
+    pub fn evaluate(&mut self, options: &EvaluateOptions) -> Rc<EvaluateReport> {
+        if let Some((generation, o, report)) = &self.last {
+            if *generation == self.generation && o == options {
+                return report.clone();
+            }
+        }
+        let report = self
+            .evaluate_keeping_fleet(options)
+            .unwrap_or_else(|| crate::report::evaluate(&self.input, options));
+        let report = Rc::new(report);
+        self.last = Some((self.generation, options.clone(), report.clone()));
+        report
+    }
+
+    /// Evaluates with the fleet decoded for an earlier evaluation when no MemberCluster and
+    /// not the instant changed since (decoding 10,000 clusters was most of a keystroke in the
+    /// policy). `None` in the cases where the result could differ from evaluating whole: a
+    /// notice that reads the whole input's snapshot, and property values that are not
+    /// quantities (whose errors only a whole placement run locates).
+    fn evaluate_keeping_fleet(&mut self, options: &EvaluateOptions) -> Option<EvaluateReport> {
+        let docs = std::mem::take(&mut self.input.documents);
+        let is_member: Vec<bool> = docs.iter().map(|d| d.kind == MEMBER).collect();
+        let (mut members, mut rest) = (Vec::new(), Vec::new());
+        for (d, &m) in docs.into_iter().zip(&is_member) {
+            if m {
+                members.push(d);
+            } else {
+                rest.push(d);
+            }
+        }
+        let at = options.place.at;
+        if !matches!(&self.fleet, Some((g, t, _, _)) if *g == self.members && *t == at) {
+            let only = Input {
+                documents: members,
+                ..Input::default()
+            };
+            let p = placement::prepare(&only, &options.place);
+            members = only.documents;
+            self.fleet = Some((self.members, at, p.diagnostics.len(), p));
+        }
+        let others = Input {
+            documents: rest,
+            ..Input::default()
+        };
+        let r = placement::prepare(&others, &options.place);
+        rest = others.documents;
+        let (mut m, mut o) = (members.into_iter(), rest.into_iter());
+        self.input.documents = is_member
+            .iter()
+            .filter_map(|&x| if x { m.next() } else { o.next() })
+            .collect();
+        let (_, _, decoded, fleet) = self.fleet.as_mut()?;
+        if fleet
+            .notices
+            .iter()
+            .any(|n| n.kind == NoticeKind::StaleHeartbeats)
+        {
+            return None;
+        }
+        fleet.diagnostics.truncate(*decoded);
+        fleet.diagnostics.extend(r.diagnostics);
+        fleet.placements = r.placements;
+        fleet.bindings = r.bindings;
+        let report = crate::report::evaluate_with(&self.input, options, Some(fleet));
+        let not_quantity = report.placements.iter().any(|p| {
+            matches!(
+                p.cycle_error.as_ref().map(|e| &e.error),
+                Some(CycleError::PropertyNotAQuantity { .. })
+            )
+        });
+        (!not_quantity).then_some(report)
+    }
+
+    /// Reads the sources, re-reading only what changed since the last call; returns whether
+    /// the input read changed.
+    pub fn update(&mut self, sources: &[Source]) -> bool {
+        let same_names = self.sources.len() == sources.len()
+            && self
+                .sources
+                .iter()
+                .zip(sources)
+                .all(|(a, b)| a.name == b.name);
+        if same_names
+            && self
+                .sources
+                .iter()
+                .zip(sources)
+                .all(|(a, b)| a.text == b.text)
+        {
+            return false;
+        }
+        // What this module does not take apart is read the ordinary way: line endings and
+        // byte order marks (read_source normalises them per source), the size cap, AKS facts
+        // joined across documents and capped diagnostics.
+        let plain = sources
+            .iter()
+            .all(|s| !s.text.starts_with('\u{feff}') && !s.text.contains('\r'))
+            && sources.iter().map(|s| s.text.len()).sum::<usize>() <= MAX_INPUT_BYTES;
+        let read = if plain && same_names && self.pieced {
+            self.read_pieces(sources)
+        } else if plain {
+            self.sources = sources
+                .iter()
+                .map(|s| SourceState {
+                    name: s.name.clone(),
+                    ..SourceState::default()
+                })
+                .collect();
+            self.input = Input::default();
+            self.read_pieces(sources)
+        } else {
+            None
+        };
+        let changed = match read {
+            Some((input, changed, members)) if Self::pieces_hold(&input) => {
+                self.input = input;
+                self.pieced = true;
+                self.members += u64::from(members);
+                changed
+            }
+            _ => {
+                self.members += 1;
+                self.input = Input::parse(sources);
+                self.pieced = false;
+                self.sources = sources
+                    .iter()
+                    .map(|s| SourceState {
+                        name: s.name.clone(),
+                        ..SourceState::default()
+                    })
+                    .collect();
+                true
+            }
+        };
+        if changed {
+            self.generation += 1;
+            self.snapshot = if self.pieced {
+                self.sources
+                    .iter()
+                    .flat_map(|s| &s.pieces)
+                    .filter_map(|p| p.newest)
+                    .max()
+            } else {
+                self.input.snapshot()
+            };
+        }
+        changed
+    }
+
+    /// Whether an input read in pieces is what reading it whole gives: nothing of it depends
+    /// on the other pieces.
+    fn pieces_hold(input: &Input) -> bool {
+        input.diagnostics.len() < MAX_DIAGNOSTICS
+            && input.azure_clusters.is_empty()
+            && input.azure_maintenance.is_empty()
+    }
+
+    /// Reads every source in pieces, keeping the pieces whose text (and place) did not change;
+    /// `None` when the old state cannot be taken apart.
+    fn read_pieces(&mut self, sources: &[Source]) -> Option<(Input, bool, bool)> {
+        let mut cursor = Cursor::new(std::mem::take(&mut self.input));
+        let mut out = Input::default();
+        let mut changed = false;
+        let mut members = false;
+        for (state, source) in self.sources.iter_mut().zip(sources) {
+            if same(&state.text, &source.text) {
+                for p in &state.pieces {
+                    cursor.take(p.counts, &mut out);
+                }
+                continue;
+            }
+            let old = std::mem::take(&mut state.pieces);
+            let pieces = read_source(
+                source,
+                &state.text,
+                &old,
+                &mut cursor,
+                &mut out,
+                &mut changed,
+                &mut members,
+            );
+            state.text = source.text.clone();
+            state.pieces = pieces;
+        }
+        Some((out, changed, members))
+    }
+}
+
+/// Reads one edited source: pieces whose text and place are those of an old piece are moved
+/// over from the old input, the rest are read.
+fn read_source(
+    source: &Source,
+    old_text: &str,
+    old: &[Piece],
+    cursor: &mut Cursor,
+    out: &mut Input,
+    changed: &mut bool,
+    members: &mut bool,
+) -> Vec<Piece> {
+    let text = source.text.as_str();
+    // The edit lies between the common prefix and the common suffix of the two texts.
+    let prefix = common_prefix(text.as_bytes(), old_text.as_bytes());
+    let max_suffix = text.len().min(old_text.len()) - prefix;
+    let suffix = common_suffix(text.as_bytes(), old_text.as_bytes(), max_suffix);
+    let mut r = Reader {
+        source,
+        new_len: text.len(),
+        old_len: old_text.len(),
+        prefix,
+        suffix,
+        old,
+        next_old: 0,
+        cursor,
+        changed: false,
+        members: false,
+    };
+    let mut pieces = Vec::new();
+    let mut index = 0;
+    for part in parts(text) {
+        match part {
+            Part::Chunk(chunk, start) => {
+                index = r.chunk(&chunk, start, index, out, &mut pieces);
+            }
+            Part::List {
+                chunk,
+                start,
+                frame,
+                items,
+            } => {
+                let list = index + 1;
+                match frame_is_list(&frame, chunk.first_line)
+                    .then(|| r.items(&items, list))
+                    .flatten()
+                {
+                    Some((local, kept)) => {
+                        pieces.extend(kept);
+                        append(out, local);
+                        index = list;
+                    }
+                    None => {
+                        r.changed = true;
+                        r.members = true;
+                        index = r.chunk(&chunk, start, index, out, &mut pieces);
+                    }
+                }
+            }
+        }
+    }
+    while r.next_old < old.len() {
+        r.drop_next();
+    }
+    *changed |= r.changed;
+    *members |= r.members;
+    pieces
+}
+
+/// The state of reading one edited source.
+struct Reader<'a, 'c> {
+    source: &'a Source,
+    new_len: usize,
+    old_len: usize,
+    prefix: usize,
+    suffix: usize,
+    old: &'a [Piece],
+    next_old: usize,
+    cursor: &'c mut Cursor,
+    changed: bool,
+    /// Whether a MemberCluster was read, dropped or changed.
+    members: bool,
+}
+
+impl Reader<'_, '_> {
+    /// Where a new piece at `start` (`len` bytes) was in the old text, if it lies wholly
+    /// before or after the edit.
+    fn old_start(&self, start: usize, len: usize) -> Option<usize> {
+        if start + len <= self.prefix {
+            Some(start)
+        } else if start >= self.new_len - self.suffix {
+            Some(start + self.old_len - self.new_len)
+        } else {
+            None
+        }
+    }
+
+    fn drop_next(&mut self) {
+        let o = &self.old[self.next_old];
+        self.cursor.take(o.counts, &mut Input::default());
+        self.next_old += 1;
+        self.changed = true;
+        self.members |= o.members;
+    }
+
+    /// Takes the old piece that is `p` unchanged (same text, line, kind and number).
+    fn keep(&mut self, p: &Planned, index: usize, out: &mut Input) -> Option<Piece> {
+        let at = self.old_start(p.start, p.text.len())?;
+        while self.old.get(self.next_old).is_some_and(|o| o.start < at) {
+            self.drop_next();
+        }
+        let o = self.old.get(self.next_old)?;
+        let same = o.start == at
+            && o.end - o.start == p.text.len()
+            && o.first_line == p.first_line
+            && o.kind == p.kind
+            && o.index == index;
+        if !same {
+            return None;
+        }
+        self.next_old += 1;
+        self.cursor.take(o.counts, out);
+        Some(Piece {
+            start: p.start,
+            end: p.start + p.text.len(),
+            ..o.clone()
+        })
+    }
+
+    /// Notes that `p` was read again as `fresh`: the input is unchanged if the old piece at
+    /// the same place (the one edited) read the same.
+    fn replaced(&mut self, p: &Planned, index: usize, fresh: &Input) {
+        while self
+            .old
+            .get(self.next_old)
+            .is_some_and(|o| o.start < p.start && p.start <= self.prefix)
+        {
+            self.drop_next();
+        }
+        match self.old.get(self.next_old) {
+            Some(o)
+                if o.start == p.start
+                    && o.kind == p.kind
+                    && o.first_line == p.first_line
+                    && o.index == index =>
+            {
+                let mut was = Input::default();
+                self.cursor.take(o.counts, &mut was);
+                self.next_old += 1;
+                if was != *fresh {
+                    self.changed = true;
+                    self.members |= o.members || has_members(fresh);
+                }
+            }
+            _ => {
+                self.changed = true;
+                self.members |= has_members(fresh);
+            }
+        }
+    }
+
+    /// Keeps or reads a whole document chunk; returns the number of its last document.
+    fn chunk(
+        &mut self,
+        chunk: &Chunk,
+        start: usize,
+        index: usize,
+        out: &mut Input,
+        pieces: &mut Vec<Piece>,
+    ) -> usize {
+        let p = Planned {
+            text: chunk.text,
+            start,
+            first_line: chunk.first_line,
+            kind: Kind::Chunk,
+        };
+        if let Some(kept) = self.keep(&p, index, out) {
+            let next = kept.next;
+            pieces.push(kept);
+            return next;
+        }
+        let mut fresh = Input::default();
+        let next = read_chunks(self.source, std::slice::from_ref(chunk), index, &mut fresh);
+        self.replaced(&p, index, &fresh);
+        pieces.push(Piece {
+            start,
+            end: start + chunk.text.len(),
+            first_line: chunk.first_line,
+            kind: Kind::Chunk,
+            index,
+            next,
+            counts: Counts::of(&fresh),
+            newest: newest(&fresh),
+            members: has_members(&fresh),
+        });
+        append(out, fresh);
+        next
+    }
+
+    /// Keeps or reads the items of list number `list`; `None` when an item does not read on
+    /// its own (the list is then read whole).
+    fn items(&mut self, items: &[Planned], list: usize) -> Option<(Input, Vec<Piece>)> {
+        let mut local = Input::default();
+        let mut pieces = Vec::with_capacity(items.len());
+        for p in items {
+            if let Some(kept) = self.keep(p, list, &mut local) {
+                pieces.push(kept);
+                continue;
+            }
+            let fresh = read_item(self.source, list, p)?;
+            self.replaced(p, list, &fresh);
+            pieces.push(Piece {
+                start: p.start,
+                end: p.start + p.text.len(),
+                first_line: p.first_line,
+                kind: p.kind,
+                index: list,
+                next: list,
+                counts: Counts::of(&fresh),
+                newest: newest(&fresh),
+                members: has_members(&fresh),
+            });
+            append(&mut local, fresh);
+        }
+        Some((local, pieces))
+    }
+}
+
+fn parts(text: &str) -> Vec<Part<'_>> {
+    split_documents(text)
+        .into_iter()
+        .map(|c| {
+            let start = offset(text, c.text);
+            list_parts(text, &c).unwrap_or(Part::Chunk(c, start))
+        })
+        .collect()
+}

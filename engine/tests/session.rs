@@ -1,0 +1,239 @@
+//! The incremental session gives what reading and evaluating the final text from scratch
+//! gives, after every edit of a sequence: typing at the end of a kubectl list, in an item, in a
+//! comment, new documents, broken YAML, and random edits (proptest).
+
+use fleet_policy::session::Session;
+use fleet_policy::{EvaluateOptions, Input, Source};
+use proptest::prelude::*;
+
+fn at() -> EvaluateOptions {
+    at_instant("2026-03-04T12:00:00Z")
+}
+
+fn at_instant(t: &str) -> EvaluateOptions {
+    let t = chrono::DateTime::parse_from_rfc3339(t)
+        .map(|t| t.to_utc())
+        .unwrap_or_default();
+    EvaluateOptions::at(t)
+}
+
+/// `kubectl get memberclusters -o yaml` for `n` clusters (as the playground's browser test).
+fn kubectl_fleet(n: usize) -> String {
+    let regions = ["eastus", "westus", "westeurope"];
+    let mut items = Vec::new();
+    for i in 0..n {
+        items.push(format!(
+            "- apiVersion: cluster.kubernetes-fleet.io/v1beta1
+  kind: MemberCluster
+  metadata:
+    labels: {{fleet.azure.com/location: {region}, env: {env}}}
+    name: member-{i:03}
+  spec: {{heartbeatPeriodSeconds: 60}}
+  status:
+    agentStatus:
+    - conditions:
+      - {{lastTransitionTime: \"2025-11-10T09:13:20Z\", reason: MemberAgentJoined, status: \"True\", type: Joined}}
+      - {{lastTransitionTime: \"2025-11-10T09:13:20Z\", reason: MemberAgentHealthy, status: \"True\", type: Healthy}}
+      lastReceivedHeartbeat: \"2026-03-04T11:58:{m:02}Z\"
+      type: MemberAgent
+    properties:
+      kubernetes-fleet.io/node-count:
+        value: \"{count}\"
+",
+            region = regions[i % 3],
+            env = if i % 3 == 0 { "staging" } else { "prod" },
+            m = i % 60,
+            count = (i * 7) % 50 + 1,
+        ));
+    }
+    format!(
+        "apiVersion: v1\nitems:\n{}kind: List\nmetadata: {{resourceVersion: \"\"}}\n",
+        items.concat()
+    )
+}
+
+const POLICY: &str = "apiVersion: placement.kubernetes-fleet.io/v1
+kind: ClusterResourcePlacement
+metadata: {name: big}
+spec:
+  policy:
+    placementType: PickN
+    numberOfClusters: 5
+    affinity:
+      clusterAffinity:
+        requiredDuringSchedulingIgnoredDuringExecution:
+          clusterSelectorTerms:
+            - labelSelector: {matchLabels: {env: prod}}
+        preferredDuringSchedulingIgnoredDuringExecution:
+          - weight: 60
+            preference:
+              propertySorter: {name: kubernetes-fleet.io/node-count, sortOrder: Descending}
+# typing here:
+";
+
+fn sources(fleet: &str, policy: &str) -> [Source; 2] {
+    [Source::new("fleet", fleet), Source::new("policy", policy)]
+}
+
+/// Updates the session and checks it against reading and evaluating from scratch; returns
+/// whether the session said the input changed.
+fn check(session: &mut Session, fleet: &str, policy: &str, what: &str) -> bool {
+    check_at(session, fleet, policy, what, &at())
+}
+
+fn check_at(
+    session: &mut Session,
+    fleet: &str,
+    policy: &str,
+    what: &str,
+    o: &EvaluateOptions,
+) -> bool {
+    let s = sources(fleet, policy);
+    let changed = session.update(&s);
+    let whole = Input::parse(&s);
+    assert!(
+        session.input() == &whole,
+        "{what}: input differs from reading the whole text"
+    );
+    assert_eq!(session.snapshot(), whole.snapshot(), "{what}: snapshot");
+    let report = session.evaluate(o);
+    assert!(
+        *report == fleet_policy::evaluate_input(&whole, o),
+        "{what}: report differs from evaluating the whole text"
+    );
+    changed
+}
+
+#[test]
+fn a_sequence_of_edits_gives_the_report_of_the_final_text() {
+    let mut fleet = kubectl_fleet(30);
+    let mut policy = POLICY.to_string();
+    let mut s = Session::new();
+    assert!(check(&mut s, &fleet, &policy, "first read"));
+    let report = s.evaluate(&at());
+    assert_eq!(report.placements[0].picked.len(), 5);
+
+    // Blank space typed after the list and a comment typed in the policy change nothing
+    // read: the same report is handed back.
+    fleet.push('\n');
+    for _ in 0..3 {
+        fleet.push(' ');
+        assert!(!check(&mut s, &fleet, &policy, "space after the list"));
+    }
+    policy.push('#');
+    assert!(!check(&mut s, &fleet, &policy, "comment in the policy"));
+    assert!(std::rc::Rc::ptr_eq(&report, &s.evaluate(&at())));
+
+    // A label value edited inside item 7: the pick changes.
+    let at7 = fleet.find("name: member-007").unwrap_or(0);
+    let env = fleet[..at7].rfind("env: prod").unwrap_or(0);
+    fleet.replace_range(env..env + "env: prod".len(), "env: staging");
+    assert!(check(&mut s, &fleet, &policy, "label edited in an item"));
+
+    // A new line inside an item shifts every later item; a removed one shifts them back.
+    let at10 = fleet.find("name: member-010").unwrap_or(0);
+    fleet.insert(at10, '\n');
+    fleet.insert_str(at10 + 1, "    ");
+    assert!(check(&mut s, &fleet, &policy, "blank line in an item"));
+    fleet.replace_range(at10..at10 + 5, "");
+    assert!(check(&mut s, &fleet, &policy, "blank line removed"));
+
+    // The number of clusters wanted, typed digit by digit.
+    for (from, to) in [
+        ("numberOfClusters: 5", "numberOfClusters: 1"),
+        ("numberOfClusters: 1", "numberOfClusters: 12"),
+    ] {
+        policy = policy.replacen(from, to, 1);
+        assert!(check(&mut s, &fleet, &policy, to));
+    }
+    assert_eq!(s.evaluate(&at()).placements[0].picked.len(), 12);
+
+    // A day later every heartbeat is stale (a notice that reads the whole input's snapshot),
+    // and back; a property value that is not a quantity aborts the cycle, and is repaired.
+    let later = at_instant("2026-03-05T12:00:00Z");
+    check_at(&mut s, &fleet, &policy, "a day later", &later);
+    policy.push_str("# again\n");
+    check_at(
+        &mut s,
+        &fleet,
+        &policy,
+        "a day later, policy edited",
+        &later,
+    );
+    check(&mut s, &fleet, &policy, "back at the snapshot");
+    let count = fleet.find("value: \"").unwrap_or(0) + "value: \"".len();
+    fleet.insert(count, 'x');
+    check(&mut s, &fleet, &policy, "not a quantity");
+    assert!(s.evaluate(&at()).placements[0].cycle_error.is_some());
+    fleet.replace_range(count..count + 1, "");
+    check(&mut s, &fleet, &policy, "a quantity again");
+
+    // A broken item, then repaired; a duplicate key; an item that is not a mapping.
+    let at3 = fleet.find("name: member-003").unwrap_or(0);
+    fleet.insert_str(at3, "{oops: ");
+    assert!(check(&mut s, &fleet, &policy, "broken item"));
+    fleet.replace_range(at3..at3 + 7, "");
+    assert!(check(&mut s, &fleet, &policy, "repaired"));
+    fleet.insert_str(at3, "name: twice\n    ");
+    check(&mut s, &fleet, &policy, "duplicate key in an item");
+    fleet.replace_range(at3..at3 + "name: twice\n    ".len(), "");
+    check(&mut s, &fleet, &policy, "duplicate removed");
+
+    // An item added at the end of the list, a document before the list, the list's kind
+    // changed and restored, the policy moved into the fleet editor.
+    let end = fleet.find("kind: List").unwrap_or(0);
+    fleet.insert_str(
+        end,
+        "- apiVersion: cluster.kubernetes-fleet.io/v1beta1\n  kind: MemberCluster\n  metadata: {name: extra, labels: {env: prod}}\n",
+    );
+    check(&mut s, &fleet, &policy, "item added");
+    fleet.insert_str(
+        0,
+        "apiVersion: v1\nkind: Namespace\nmetadata: {name: ns}\n---\n",
+    );
+    check(&mut s, &fleet, &policy, "document before the list");
+    fleet = fleet.replacen("kind: List", "kind: Lust", 1);
+    check(&mut s, &fleet, &policy, "not a list");
+    fleet = fleet.replacen("kind: Lust", "kind: List", 1);
+    check(&mut s, &fleet, &policy, "a list again");
+    fleet = format!("{fleet}---\n{policy}");
+    check(&mut s, &fleet, "", "policy in the fleet editor");
+    check(&mut s, "", "", "both empty");
+}
+
+/// An edit: remove `len` bytes at `at` (a fraction of the text) and insert `text`.
+fn edit(text: &mut String, at: f64, len: usize, insert: &str) {
+    let mut at = ((text.len() as f64) * at) as usize;
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    let mut end = (at + len).min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text.replace_range(at..end, insert);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    #[test]
+    fn random_edits_give_the_report_of_the_final_text(
+        edits in prop::collection::vec(
+            (any::<bool>(), 0.0..1.0f64, 0usize..12, prop::sample::select(vec![
+                "", " ", "\n", "#", "x", "-", "- ", ": ", "  ", "\n- ", "'", "{", "---\n", "\t",
+                "items:\n", "kind: List\n", "\n  kind: MemberCluster\n", "&a ", "*a",
+                "- apiVersion: cluster.kubernetes-fleet.io/v1beta1\n  kind: MemberCluster\n  metadata: {name: new}\n",
+            ])),
+            1..12,
+        )
+    ) {
+        let mut fleet = kubectl_fleet(8);
+        let mut policy = POLICY.to_string();
+        let mut s = Session::new();
+        check(&mut s, &fleet, &policy, "first read");
+        for (k, (in_fleet, at, len, insert)) in edits.into_iter().enumerate() {
+            edit(if in_fleet { &mut fleet } else { &mut policy }, at, len, insert);
+            check(&mut s, &fleet, &policy, &format!("edit {k}"));
+        }
+    }
+}
