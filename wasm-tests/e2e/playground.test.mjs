@@ -625,8 +625,9 @@ test('performance: first render, keystroke-to-result on 1,000 clusters, gzipped 
   assert.ok(gz <= 650 * 1024, 'at most 650 KB gzipped');
 });
 
-/** `kubectl get memberclusters -o yaml` items as the hub writes them (trimmed to what varies:
- * labels, agent status with its heartbeat and conditions, a property; about 0.7 KB each). */
+/** `kubectl get memberclusters -o yaml` as kubectl prints it: block style (kubectl writes no flow
+ * collections but `{}` and `[]`), keys sorted, items trimmed to what varies: labels, agent
+ * status with its heartbeat and conditions, a property (about 1 KB each). */
 function kubectlFleet(n) {
   const regions = ['eastus', 'westus', 'westeurope', 'northeurope', 'southeastasia'];
   const items = [];
@@ -635,21 +636,32 @@ function kubectlFleet(n) {
     items.push(`- apiVersion: cluster.kubernetes-fleet.io/v1beta1
   kind: MemberCluster
   metadata:
-    labels: {fleet.azure.com/location: ${regions[i % 5]}, env: ${i % 3 ? 'prod' : 'staging'}}
+    labels:
+      env: ${i % 3 ? 'prod' : 'staging'}
+      fleet.azure.com/location: ${regions[i % 5]}
     name: ${name}
     uid: 3f1c2d9e-5b7a-4c1e-9a0f-${String(i).padStart(12, '0')}
-  spec: {heartbeatPeriodSeconds: 60}
+  spec:
+    heartbeatPeriodSeconds: 60
   status:
     agentStatus:
     - conditions:
-      - {lastTransitionTime: "2025-11-10T09:13:20Z", reason: MemberAgentJoined, status: "True", type: Joined}
-      - {lastTransitionTime: "2025-11-10T09:13:20Z", reason: MemberAgentHealthy, status: "True", type: Healthy}
+      - lastTransitionTime: "2025-11-10T09:13:20Z"
+        reason: MemberAgentJoined
+        status: "True"
+        type: Joined
+      - lastTransitionTime: "2025-11-10T09:13:20Z"
+        reason: MemberAgentHealthy
+        status: "True"
+        type: Healthy
       lastReceivedHeartbeat: "2026-03-04T11:58:${String(i % 60).padStart(2, '0')}Z"
       type: MemberAgent
     properties:
-      kubernetes-fleet.io/node-count: {observationTime: "2026-03-04T11:58:00Z", value: "${(i * 7) % 50 + 1}"}`);
+      kubernetes-fleet.io/node-count:
+        observationTime: "2026-03-04T11:58:00Z"
+        value: "${(i * 7) % 50 + 1}"`);
   }
-  return `apiVersion: v1\nitems:\n${items.join('\n')}\nkind: List\nmetadata: {resourceVersion: ""}\n`;
+  return `apiVersion: v1\nitems:\n${items.join('\n')}\nkind: List\nmetadata:\n  resourceVersion: ""\n`;
 }
 
 test('performance: 10,000 kubectl clusters: first result after pasting, keystroke-to-result in both editors, longest main-thread task', { timeout: 300000 }, async () => {
