@@ -753,9 +753,14 @@ fn yaml_agrees(s: &str, go: &str) -> Result<(), Diff> {
     }
     let ours = fleet_policy::input::documents::yaml_to_json(&format!("v: {s}\n"))
         .map_err(|e| Diff::Mismatch(format!("JSON: Go {go_json}, ours refuses: {e}")))?;
+    json_agrees(go_json, &ours)
+}
+
+/// Compares the JSON sigs.k8s.io/yaml wrote with the engine's conversion of the same text.
+fn json_agrees(go_json: &str, ours: &serde_json::Value) -> Result<(), Diff> {
     let go_v: serde_json::Value = serde_json::from_str(go_json)
         .map_err(|e| Diff::Mismatch(format!("Go JSON {go_json}: {e}")))?;
-    if same_json(&go_v, &ours) {
+    if same_json(&go_v, ours) {
         Ok(())
     } else {
         Err(Diff::Mismatch(format!("JSON: Go {go_json}, ours {ours}")))
@@ -870,13 +875,7 @@ fn tagged_agrees(s: &str, go: &str) -> Result<(), Diff> {
             };
         }
     };
-    let go_v: serde_json::Value = serde_json::from_str(go_json)
-        .map_err(|e| Diff::Mismatch(format!("Go JSON {go_json}: {e}")))?;
-    if same_json(&go_v, &ours) {
-        Ok(())
-    } else {
-        Err(Diff::Mismatch(format!("JSON: Go {go_json}, ours {ours}")))
-    }
+    json_agrees(go_json, &ours)
 }
 
 /// How an answer differs from Go's.

@@ -3,7 +3,7 @@
 // results identical to the CLI's JSON, input errors inside results, API misuse thrown.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -284,23 +284,37 @@ test('time from import to the first result in a fresh Node process', () => {
   console.log(`# node: import + initSync ${out.init.toFixed(1)} ms, first place() ${out.first.toFixed(1)} ms, total ${(out.init + out.first).toFixed(1)} ms`);
 });
 
-test('after a WebAssembly trap the engine is replaced: the next call works', () => {
-  // 20,000 nested block sequences overflow the wasm stack today (issue: a depth limit); whether
-  // the engine traps or answers with an error, it must answer the next call.
+test('deep nesting is answered with an error at its line:column, and the engine answers the next call', () => {
   const deep = '- '.repeat(20000) + 'x\n';
-  let trapped = false;
-  try {
-    const r = fp.place(deep, { at: AT });
-    assert.ok(r.errors.length > 0);
-  } catch (e) {
-    trapped = true;
-    assert.match(e.message, /^fleet-policy internal error: place\(\) stopped on a WebAssembly trap/);
+  const r = fp.place(deep, { at: AT });
+  assert.deepEqual(r.errors.map((e) => [e.document, e.line, e.column, e.message]),
+    [[1, 1, 2001, 'invalid YAML: collections nest deeper than 1000 levels']]);
+  const next = fp.place(example('docs-affinity-two-terms.yaml'), { at: AT });
+  assert.deepEqual(picks(next.placements[0]), [['east-nosystem', 0, 0], ['west-critical', 0, 0]]);
+});
+
+test('after a WebAssembly trap (the engine out of memory) the instance is replaced: the next call works', async () => {
+  // A real trap inside place(): the live instance's memory is grown to the wasm32 maximum
+  // (4 GiB of address space, not touched), so the engine's next allocation fails and the
+  // module aborts with a trap, as it would on an input too large for its memory.
+  const pkg = realpathSync(join(installed(), 'node_modules', 'fleet-policy'));
+  const glue = await import(pathToFileURL(join(pkg, 'fleet_policy.js')).href);
+  const live = glue.initSync({ module: new Uint8Array() }); // already initialised: the live exports
+  const memory = live.memory;
+  memory.grow(65536 - memory.buffer.byteLength / 65536);
+  assert.equal(memory.buffer.byteLength, 2 ** 32);
+  const big = example('docs-affinity-two-terms.yaml') + '\n# ' + 'x'.repeat(64 << 20) + '\n';
+  assert.throws(() => fp.place(big, { at: AT }), (e) => {
+    assert.match(e.message, /^fleet-policy internal error: place\(\) stopped on a WebAssembly trap \(unreachable/);
     assert.ok(e.cause instanceof WebAssembly.RuntimeError);
-  }
+    return true;
+  });
+  // A fresh instance, with memory of its own, answers the next calls.
+  const fresh = glue.initSync({ module: new Uint8Array() });
+  assert.notEqual(fresh.memory, memory);
   const r = fp.place(example('docs-affinity-two-terms.yaml'), { at: AT });
   assert.deepEqual(picks(r.placements[0]), [['east-nosystem', 0, 0], ['west-critical', 0, 0]]);
   assert.equal(fp.version().length > 0, true);
-  console.log(`# deep nesting: ${trapped ? 'trapped, engine re-instantiated' : 'answered with an error'}`);
 });
 
 test('over random fleets and placements, every rollout reaches exactly its placement picks', () => {
