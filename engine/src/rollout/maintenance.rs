@@ -3,6 +3,7 @@
 //! dates) expanded into concrete UTC windows, and the four priority buckets of R-AZ-30.
 
 use crate::model::rollout::{MaintenanceWindow, Schedule};
+use chrono::format::{self, Item, Numeric, Pad, Parsed};
 use chrono::{DateTime, Datelike, Duration, NaiveDate, NaiveTime, TimeZone, Utc, Weekday};
 
 /// A concrete window `[start, end)` in Unix seconds.
@@ -100,14 +101,33 @@ pub fn parse_date(s: &str) -> Result<NaiveDate, String> {
     ymd(s).ok_or_else(|| format!("invalid date \"{s}\", expected YYYY-MM-DD"))
 }
 
+// The formats as chrono's items, spelled out rather than parsed from a strftime string at
+// each call: `%Y-%m-%d` and `%H:%M` (a test checks them against chrono's own parse).
+const YMD: &[Item<'static>] = &[
+    Item::Numeric(Numeric::Year, Pad::Zero),
+    Item::Literal("-"),
+    Item::Numeric(Numeric::Month, Pad::Zero),
+    Item::Literal("-"),
+    Item::Numeric(Numeric::Day, Pad::Zero),
+];
+const HM: &[Item<'static>] = &[
+    Item::Numeric(Numeric::Hour, Pad::Zero),
+    Item::Literal(":"),
+    Item::Numeric(Numeric::Minute, Pad::Zero),
+];
+
 /// A `YYYY-MM-DD` date.
 fn ymd(s: &str) -> Option<NaiveDate> {
-    NaiveDate::parse_from_str(s, "%Y-%m-%d").ok()
+    let mut parsed = Parsed::new();
+    format::parse(&mut parsed, s, YMD.iter()).ok()?;
+    parsed.to_naive_date().ok()
 }
 
 /// An `HH:MM` time.
 fn hm(s: &str) -> Option<NaiveTime> {
-    NaiveTime::parse_from_str(s, "%H:%M").ok()
+    let mut parsed = Parsed::new();
+    format::parse(&mut parsed, s, HM.iter()).ok()?;
+    parsed.to_naive_time().ok()
 }
 
 fn parse_offset(s: &str) -> Result<i64, String> {
@@ -396,6 +416,47 @@ impl CompiledWindow {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    // Dates and times in maintenance windows read as `%Y-%m-%d` / `%H:%M` do in chrono.
+    #[test]
+    fn date_and_time_formats_are_chronos() {
+        use chrono::format::StrftimeItems;
+        assert_eq!(
+            StrftimeItems::new("%Y-%m-%d").parse().ok().as_deref(),
+            Some(YMD)
+        );
+        assert_eq!(
+            StrftimeItems::new("%H:%M").parse().ok().as_deref(),
+            Some(HM)
+        );
+        for s in [
+            "2024-02-29",
+            "2023-02-29",
+            "2024-1-5",
+            "+2024-01-05",
+            "2024-01-05 ",
+            " 2024-01-05",
+            "02024-01-05",
+            "2024-13-01",
+            "2024-01-05T",
+            "",
+            "12:30",
+            "7:05",
+            "24:00",
+            "12:60",
+            "12:30:00",
+            " 12:30",
+            "12 :30",
+            "1230",
+        ] {
+            assert_eq!(
+                ymd(s),
+                NaiveDate::parse_from_str(s, "%Y-%m-%d").ok(),
+                "{s:?}"
+            );
+            assert_eq!(hm(s), NaiveTime::parse_from_str(s, "%H:%M").ok(), "{s:?}");
+        }
+    }
     use crate::model::rollout::{
         AbsoluteMonthlySchedule, DailySchedule, DateSpan, RelativeMonthlySchedule, WeeklySchedule,
     };
