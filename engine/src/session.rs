@@ -12,10 +12,14 @@ use crate::input::documents::{
 use crate::input::node::Value;
 use crate::input::{Document, Input, Node, Source};
 use crate::notice::NoticeKind;
+use crate::placement::eligibility::Timeouts;
 use crate::placement::{self, CycleError, Prepared};
 use crate::report::{EvaluateOptions, EvaluateReport};
 use chrono::{DateTime, Utc};
 use std::rc::Rc;
+
+/// What eligibility reads besides the clusters: the instant and the check timeouts.
+type Eligibility = (DateTime<Utc>, Timeouts);
 
 /// How many entries a piece of text added to each list of an [`Input`].
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -343,9 +347,9 @@ pub struct Session {
     generation: u64,
     /// Bumped whenever a MemberCluster of it changes.
     members: u64,
-    /// The fleet decoded for placement: for `members` and the instant, with the number of
-    /// diagnostics decoding it gave.
-    fleet: Option<(u64, DateTime<Utc>, usize, Prepared)>,
+    /// The fleet decoded for placement: for `members`, the instant and the eligibility
+    /// timeouts, with the number of diagnostics decoding it gave.
+    fleet: Option<(u64, Eligibility, usize, Prepared)>,
     last: Option<(u64, EvaluateOptions, Rc<EvaluateReport>)>,
 }
 
@@ -407,7 +411,9 @@ impl Session {
                 rest.push(d);
             }
         }
-        let at = options.place.at;
+        // Eligibility reads the instant and the check timeouts: either changes which
+        // clusters are eligible.
+        let at = (options.place.at, options.place.timeouts());
         if !matches!(&self.fleet, Some((g, t, _, _)) if *g == self.members && *t == at) {
             let only = Input {
                 documents: members,

@@ -237,3 +237,38 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn a_new_heartbeat_timeout_decides_eligibility_again() {
+    // The heartbeats are 11:58:00–11:58:29 (member-000 … member-029); at 12:00 a 105.5 s
+    // check timeout leaves eligible only the clusters that beat at 11:58:15 or later.
+    let fleet = kubectl_fleet(30);
+    let mut s = Session::new();
+    assert!(check(&mut s, &fleet, POLICY, "first read"));
+    let picked = |s: &mut Session, o: &EvaluateOptions| -> Vec<String> {
+        let r = s.evaluate(o);
+        r.placements[0]
+            .picked
+            .iter()
+            .map(|p| p.cluster.to_string())
+            .collect()
+    };
+    assert!(picked(&mut s, &at())
+        .iter()
+        .any(|c| c.as_str() < "member-015"));
+    let mut short = at();
+    short.place.cluster_heartbeat_check_timeout =
+        fleet_policy::placement::eligibility::CheckTimeout::try_from("105500ms".to_string())
+            .unwrap_or_default();
+    check_at(
+        &mut s,
+        &fleet,
+        POLICY,
+        "a 105.5 s heartbeat timeout",
+        &short,
+    );
+    let late = picked(&mut s, &short);
+    assert_eq!(late.len(), 5);
+    assert!(late.iter().all(|c| c.as_str() >= "member-015"), "{late:?}");
+    check_at(&mut s, &fleet, POLICY, "back to the default", &at());
+}
