@@ -6,7 +6,7 @@
 //! whole text: anything this module does not recognise is read the ordinary way.
 
 use crate::input::documents::{
-    parse_text, read_chunks, read_list_item, split_documents, Chunk, MAX_DIAGNOSTICS,
+    parse_text, read_chunks, read_list_item, split_documents, Chunk, Mark, MAX_DIAGNOSTICS,
     MAX_INPUT_BYTES,
 };
 use crate::input::node::Value;
@@ -20,30 +20,6 @@ use std::rc::Rc;
 
 /// What eligibility reads besides the clusters: the instant and the check timeouts.
 type Eligibility = (DateTime<Utc>, Timeouts);
-
-/// How many entries a piece of text added to each list of an [`Input`].
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-struct Counts {
-    documents: usize,
-    diagnostics: usize,
-    ignored: usize,
-    own: usize,
-    clusters: usize,
-    maintenance: usize,
-}
-
-impl Counts {
-    fn of(input: &Input) -> Counts {
-        Counts {
-            documents: input.documents.len(),
-            diagnostics: input.diagnostics.len(),
-            ignored: input.ignored.len(),
-            own: input.own.len(),
-            clusters: input.azure_clusters.len(),
-            maintenance: input.azure_maintenance.len(),
-        }
-    }
-}
 
 /// What a piece is: a whole document, or one item of a list document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,7 +40,8 @@ struct Piece {
     index: usize,
     /// The number of the last document read once this piece is read.
     next: usize,
-    counts: Counts,
+    /// How many entries it added to each list of the [`Input`].
+    counts: Mark,
     /// The newest status time of its manifests ([`Document::newest_time`]).
     newest: Option<DateTime<Utc>>,
     /// Whether it holds a MemberCluster.
@@ -102,7 +79,7 @@ impl Cursor {
     }
 
     /// Moves the next `c` entries of each list into `to`.
-    fn take(&mut self, c: Counts, to: &mut Input) {
+    fn take(&mut self, c: Mark, to: &mut Input) {
         to.documents
             .extend(self.documents.by_ref().take(c.documents));
         to.diagnostics
@@ -761,7 +738,7 @@ impl Reader<'_, '_> {
             kind: Kind::Chunk,
             index,
             next,
-            counts: Counts::of(&fresh),
+            counts: fresh.mark(),
             newest: newest(&fresh),
             members: has_members(&fresh),
         });
@@ -788,7 +765,7 @@ impl Reader<'_, '_> {
                 kind: p.kind,
                 index: list,
                 next: list,
-                counts: Counts::of(&fresh),
+                counts: fresh.mark(),
                 newest: newest(&fresh),
                 members: has_members(&fresh),
             });

@@ -342,12 +342,12 @@ pub struct Input {
 /// Where an [`Input`] ended, for [`Input::truncate`].
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Mark {
-    documents: usize,
-    diagnostics: usize,
-    ignored: usize,
-    own: usize,
-    clusters: usize,
-    maintenance: usize,
+    pub(crate) documents: usize,
+    pub(crate) diagnostics: usize,
+    pub(crate) ignored: usize,
+    pub(crate) own: usize,
+    pub(crate) clusters: usize,
+    pub(crate) maintenance: usize,
     omitted: (usize, usize),
 }
 
