@@ -272,3 +272,22 @@ fn a_new_heartbeat_timeout_decides_eligibility_again() {
     assert!(late.iter().all(|c| c.as_str() >= "member-015"), "{late:?}");
     check_at(&mut s, &fleet, POLICY, "back to the default", &at());
 }
+
+#[test]
+fn an_empty_item_typed_before_the_first_one_is_located_as_a_whole_read_locates_it() {
+    let fleet = kubectl_fleet(8);
+    let mut s = Session::new();
+    check(&mut s, &fleet, POLICY, "first read");
+    let fleet = fleet.replacen("items:\n", "items:\n- \n", 1);
+    check(&mut s, &fleet, POLICY, "an empty item");
+    let errors: Vec<&str> = s
+        .input()
+        .diagnostics
+        .iter()
+        .map(|d| d.message.as_str())
+        .collect();
+    assert_eq!(
+        errors,
+        ["a manifest must be a mapping with apiVersion, kind and metadata"]
+    );
+}
