@@ -1021,6 +1021,7 @@ fn parse_yaml_with(
     keep_unread: bool,
 ) -> Result<(Option<Node>, Duplicates), (Span, String)> {
     let mut builder = Builder {
+        text,
         keep_unread,
         line_offset: first_line.saturating_sub(1),
         alias_limit: ALIAS_NODES_MIN.max(text.len()),
@@ -1084,6 +1085,35 @@ fn alias_name(text: &str, at: usize) -> String {
     format!("*{name}")
 }
 
+/// How far back an empty node's line is looked for; on a longer line the node keeps the
+/// parser's place (the next token's).
+const LINE_LOOKBACK: usize = 1024;
+
+/// What may come just before an empty node: the indicators of a mapping value or key, a
+/// sequence entry, a flow entry or collection start, and a document start (`---`).
+const EMPTY_NODE_INDICATORS: [char; 6] = ['-', ':', '?', ',', '[', '{'];
+
+/// A line without its comment, for a line that ends in an indicator or an anchor or tag
+/// (`key: # note`). `#` starts a comment after a blank; the first such `#` whose text before
+/// ends like that is taken, so a `#` inside an earlier quoted key is passed over.
+fn without_comment(line: &str) -> &str {
+    for (p, _) in line.match_indices('#') {
+        let before = &line[..p];
+        if p > 0 && !before.ends_with([' ', '\t']) {
+            continue;
+        }
+        let before = before.trim_end_matches([' ', '\t']);
+        let last_word = before.rsplit([' ', '\t']).next().unwrap_or_default();
+        if before.is_empty()
+            || before.ends_with(EMPTY_NODE_INDICATORS)
+            || last_word.starts_with(['&', '!'])
+        {
+            return before;
+        }
+    }
+    line.trim_end_matches([' ', '\t'])
+}
+
 /// An open collection: where it starts, its anchor, and where its children begin in the
 /// builder's shared scratch stacks; for a mapping, the key waiting for its value and, once
 /// the mapping is large, the set of its keys (the duplicate check stays linear).
@@ -1121,7 +1151,11 @@ impl RepeatedKeys {
 /// shared stacks and move into an exactly sized `Vec` when their collection ends, so a
 /// document costs one allocation per collection instead of a series of regrowths.
 #[derive(Default)]
-struct Builder {
+struct Builder<'a> {
+    text: &'a str,
+    /// A char offset in `text` and its byte offset (the parser counts chars), moved forward
+    /// as empty nodes are placed, so placing them all stays linear.
+    cursor: (usize, usize),
     line_offset: u32,
     stack: Vec<Frame>,
     items: Vec<Node>,
@@ -1144,7 +1178,7 @@ struct Builder {
     keep_unread: bool,
 }
 
-impl Builder {
+impl Builder<'_> {
     /// Records the node of anchor `id`.
     fn anchor(&mut self, id: usize, node: &Node, size: usize) {
         if self.anchors.len() <= id {
@@ -1159,6 +1193,88 @@ impl Builder {
         Span {
             line: m.line() as u32 + self.line_offset,
             column: m.col() as u32 + 1,
+        }
+    }
+
+    /// Where go-yaml places an empty node (`key:` or `- ` with nothing after it): just after
+    /// its indicator, or at its anchor or tag when it has one. yaml-rust2 places it at the
+    /// next token, which can be lines further on, or past the end of the text. `None` where
+    /// the text before that token is not an indicator (the parser's place then stands).
+    fn empty_node_at(&mut self, mark: &Marker, decorated: bool) -> Option<Span> {
+        let at = mark.index();
+        if at < self.cursor.0 {
+            self.cursor = (0, 0);
+        }
+        let (chars, bytes) = self.cursor;
+        let byte = bytes
+            + self
+                .text
+                .get(bytes..)?
+                .char_indices()
+                .nth(at - chars)
+                .map_or(self.text.len() - bytes, |(b, _)| b);
+        self.cursor = (at, byte);
+        // In a flow mapping (`{a: }`) yaml-rust2 places an empty value at its own colon.
+        let line_start = self.line_start(byte)?;
+        let before = self.text.get(line_start..byte)?;
+        let key = before.trim_end_matches([' ', '\t']);
+        if self.text[byte..].starts_with(':')
+            && !key.is_empty()
+            && !key.ends_with(EMPTY_NODE_INDICATORS)
+        {
+            return Some(Span {
+                line: mark.line() as u32 + self.line_offset,
+                column: before.chars().count() as u32 + 2,
+            });
+        }
+        let mut end = byte;
+        let mut line = mark.line();
+        let mut first = true;
+        loop {
+            let start = self.line_start(end)?;
+            let segment = self.text.get(start..end)?;
+            let content = without_comment(segment.strip_suffix('\r').unwrap_or(segment));
+            // A next item's `-` is a token that yaml-rust2 places after itself (and after
+            // the blanks and comment that follow it): it is not this node's indicator.
+            let next_entry = first && content.trim_start_matches([' ', '\t']) == "-";
+            first = false;
+            if content.is_empty() || next_entry {
+                end = start.checked_sub(1)?;
+                line = line.checked_sub(1)?;
+                continue;
+            }
+            let col = if decorated {
+                // The first of the anchor and tag words that end the content.
+                let mut from = content.len();
+                for word in content.rsplit([' ', '\t']) {
+                    if !word.starts_with(['&', '!']) {
+                        break;
+                    }
+                    from = content[..from].trim_end_matches([' ', '\t']).len() - word.len();
+                }
+                (from < content.len()).then(|| content[..from].chars().count())?
+            } else {
+                content
+                    .ends_with(EMPTY_NODE_INDICATORS)
+                    .then(|| content.chars().count())?
+            };
+            return Some(Span {
+                line: line as u32 + self.line_offset,
+                column: col as u32 + 1,
+            });
+        }
+    }
+
+    /// The start of the line that byte `end` is on. Only the last [`LINE_LOOKBACK`] bytes
+    /// are looked at: many empty nodes on one long line (`{a, b, …}`) stay linear.
+    fn line_start(&self, end: usize) -> Option<usize> {
+        let mut from = end.saturating_sub(LINE_LOOKBACK);
+        while !self.text.is_char_boundary(from) {
+            from -= 1;
+        }
+        match self.text.get(from..end)?.rfind('\n') {
+            Some(i) => Some(from + i + 1),
+            None => (from == 0).then_some(0),
         }
     }
 
@@ -1190,7 +1306,7 @@ impl Builder {
     }
 }
 
-impl MarkedEventReceiver for Builder {
+impl MarkedEventReceiver for Builder<'_> {
     fn on_event(&mut self, ev: Event, mark: Marker) {
         // After an error the rest of the document is not built (the parser still reads it).
         if self.error.is_some() {
@@ -1209,6 +1325,13 @@ impl MarkedEventReceiver for Builder {
         match ev {
             Event::Scalar(text, style, anchor, tag) => {
                 let plain = style == TScalarStyle::Plain;
+                // Only an empty node is a plain scalar without text.
+                let span = if plain && text.is_empty() {
+                    let decorated = anchor > 0 || tag.is_some();
+                    self.empty_node_at(&mark, decorated).unwrap_or(span)
+                } else {
+                    span
+                };
                 let value = match tag {
                     Some(tag) => match super::tags::tagged_scalar(&tag.handle, &tag.suffix, text) {
                         Ok(value) => value,
@@ -1681,6 +1804,51 @@ metadata: {name: b}
             input.notices().first().map(|n| n.message.as_str()),
             Some("ignored (no engine reads these kinds): 1 × Frobnicator")
         );
+    }
+
+    /// The places of a tree's empty and null nodes, in document order.
+    fn nulls(node: &Node, out: &mut Vec<(u32, u32)>) {
+        match &node.value {
+            Value::Null => out.push((node.span.line, node.span.column)),
+            Value::Seq(items) => items.iter().for_each(|n| nulls(n, out)),
+            Value::Map(entries) => entries.iter().for_each(|(k, v)| {
+                nulls(k, out);
+                nulls(v, out)
+            }),
+            _ => {}
+        }
+    }
+
+    #[test]
+    fn an_empty_node_is_placed_after_its_indicator_or_at_its_anchor_as_go_yaml_does() {
+        let cases: [(&str, &[(u32, u32)]); 10] = [
+            // A key without a value, before a sibling key: after its colon.
+            ("metadata:\n  name:\n  labels: {a: b}\n", &[(2, 8)]),
+            // An empty item before a sibling item, and one at the end of the text.
+            ("items:\n- \n- a: 1\n-\n", &[(2, 2), (4, 2)]),
+            ("items:\n  -\n  - a\n", &[(2, 4)]),
+            // A comment after the indicator, and comment lines before the next token.
+            ("a: # none\n# more\n\n  # and more\nb: 1\n", &[(1, 3)]),
+            ("- # none\n- x\n", &[(1, 2)]),
+            // Flow collections.
+            ("{a: , b: 1}\n", &[(1, 4)]),
+            // An anchor or a tag: at the first of them.
+            ("- &a\n- !!null\n- &b !!str\n- x\n", &[(1, 3), (2, 3)]),
+            // A `#` inside a quoted key is not a comment.
+            ("\"k #1\": # c\nb: 1\n", &[(1, 8)]),
+            ("a:\r\nb: 1\r\n", &[(1, 3)]),
+            ("a:\n  b:\nc:\n", &[(2, 5), (3, 3)]),
+        ];
+        for (text, want) in cases {
+            let (root, _) = parse_yaml(text, 1).unwrap_or_else(|e| panic!("{text:?}: {e:?}"));
+            let mut got = Vec::new();
+            nulls(&root.expect("a document"), &mut got);
+            assert_eq!(got, want, "{text:?}");
+        }
+        // Through a whole read, with the document's own line numbers.
+        let input = Input::parse_str("apiVersion: v1\nkind: List\nitems:\n- \n");
+        let d = &input.diagnostics[0];
+        assert_eq!((d.line, d.column), (4, 2), "{}", d.message);
     }
 
     #[test]
