@@ -1200,7 +1200,9 @@ impl Builder<'_> {
     /// its indicator, or at its anchor or tag when it has one. yaml-rust2 places it at the
     /// next token, which can be lines further on, or past the end of the text. `None` where
     /// the text before that token is not an indicator (the parser's place then stands).
-    fn empty_node_at(&mut self, mark: &Marker, decorated: bool) -> Option<Span> {
+    /// `key` when the node is a mapping's key: an empty key written as `: value` is marked at
+    /// its colon by both parsers.
+    fn empty_node_at(&mut self, mark: &Marker, decorated: bool, key: bool) -> Option<Span> {
         let at = mark.index();
         if at < self.cursor.0 {
             self.cursor = (0, 0);
@@ -1214,13 +1216,16 @@ impl Builder<'_> {
                 .nth(at - chars)
                 .map_or(self.text.len() - bytes, |(b, _)| b);
         self.cursor = (at, byte);
+        if key && self.text[byte..].starts_with(':') {
+            return None;
+        }
         // In a flow mapping (`{a: }`) yaml-rust2 places an empty value at its own colon.
         let line_start = self.line_start(byte)?;
         let before = self.text.get(line_start..byte)?;
-        let key = before.trim_end_matches([' ', '\t']);
+        let written = before.trim_end_matches([' ', '\t']);
         if self.text[byte..].starts_with(':')
-            && !key.is_empty()
-            && !key.ends_with(EMPTY_NODE_INDICATORS)
+            && !written.is_empty()
+            && !written.ends_with(EMPTY_NODE_INDICATORS)
         {
             return Some(Span {
                 line: mark.line() as u32 + self.line_offset,
@@ -1328,7 +1333,8 @@ impl MarkedEventReceiver for Builder<'_> {
                 // Only an empty node is a plain scalar without text.
                 let span = if plain && text.is_empty() {
                     let decorated = anchor > 0 || tag.is_some();
-                    self.empty_node_at(&mark, decorated).unwrap_or(span)
+                    let key = matches!(self.stack.last(), Some(Frame::Map(_, _, _, None, ..)));
+                    self.empty_node_at(&mark, decorated, key).unwrap_or(span)
                 } else {
                     span
                 };
@@ -1821,7 +1827,7 @@ metadata: {name: b}
 
     #[test]
     fn an_empty_node_is_placed_after_its_indicator_or_at_its_anchor_as_go_yaml_does() {
-        let cases: [(&str, &[(u32, u32)]); 10] = [
+        let cases: [(&str, &[(u32, u32)]); 11] = [
             // A key without a value, before a sibling key: after its colon.
             ("metadata:\n  name:\n  labels: {a: b}\n", &[(2, 8)]),
             // An empty item before a sibling item, and one at the end of the text.
@@ -1838,6 +1844,8 @@ metadata: {name: b}
             ("\"k #1\": # c\nb: 1\n", &[(1, 8)]),
             ("a:\r\nb: 1\r\n", &[(1, 3)]),
             ("a:\n  b:\nc:\n", &[(2, 5), (3, 3)]),
+            // An empty key (`: value`) is at its colon, an empty value after its key's colon.
+            ("items:\n- : v\n  a:\n", &[(2, 3), (3, 5)]),
         ];
         for (text, want) in cases {
             let (root, _) = parse_yaml(text, 1).unwrap_or_else(|e| panic!("{text:?}: {e:?}"));
