@@ -293,9 +293,6 @@ fn read_item(source: &Source, index: usize, p: &Planned) -> Option<Input> {
         return None;
     }
     let node = nodes.pop()?;
-    // Only a mapping is read apart: an empty item's null is placed where the next token
-    // starts, which lies outside the item's own text.
-    node.as_map()?;
     let mut input = Input::default();
     read_list_item(source, index, item, node, &mut input);
     Some(input)
