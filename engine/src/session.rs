@@ -10,7 +10,7 @@ use crate::input::documents::{
     MAX_INPUT_BYTES,
 };
 use crate::input::node::Value;
-use crate::input::{Document, Input, Node, Source};
+use crate::input::{Diagnostic, Document, Input, Node, Source};
 use crate::notice::NoticeKind;
 use crate::placement::eligibility::Timeouts;
 use crate::placement::{self, CycleError, Prepared};
@@ -64,11 +64,13 @@ struct Cursor {
     own: std::vec::IntoIter<Document>,
     clusters: std::vec::IntoIter<(String, Node)>,
     maintenance: std::vec::IntoIter<(String, Node)>,
+    ids: std::vec::IntoIter<u64>,
 }
 
 impl Cursor {
-    fn new(input: Input) -> Cursor {
+    fn new(input: Input, ids: Vec<u64>) -> Cursor {
         Cursor {
+            ids: ids.into_iter(),
             documents: input.documents.into_iter(),
             diagnostics: input.diagnostics.into_iter(),
             ignored: input.ignored.into_iter(),
@@ -78,8 +80,9 @@ impl Cursor {
         }
     }
 
-    /// Moves the next `c` entries of each list into `to`.
-    fn take(&mut self, c: Mark, to: &mut Input) {
+    /// Moves the next `c` entries of each list into `to`, and the documents' ids into `ids`.
+    fn take(&mut self, c: Mark, to: &mut Input, ids: &mut Vec<u64>) {
+        ids.extend(self.ids.by_ref().take(c.documents));
         to.documents
             .extend(self.documents.by_ref().take(c.documents));
         to.diagnostics
@@ -312,6 +315,16 @@ fn newest(input: &Input) -> Option<DateTime<Utc>> {
         .max()
 }
 
+/// What decoding one MemberCluster document gave, kept for the next decoding of the fleet.
+#[derive(Debug)]
+struct Decoded {
+    /// Whether it decoded to a cluster.
+    cluster: bool,
+    /// Where its cluster is in the fleet (sorted by name), when the fleet took it.
+    slot: Option<usize>,
+    errors: Vec<Diagnostic>,
+}
+
 /// Incremental reading and evaluation of a set of named sources.
 #[derive(Debug, Default)]
 pub struct Session {
@@ -327,6 +340,15 @@ pub struct Session {
     /// The fleet decoded for placement: for `members`, the instant and the eligibility
     /// timeouts, with the number of diagnostics decoding it gave.
     fleet: Option<(u64, Eligibility, usize, Prepared)>,
+    /// Per MemberCluster document of that fleet, in order, with its id: what decoding it
+    /// gave. When a MemberCluster changes, only the documents with a new id are decoded again.
+    decoded: Vec<(u64, Decoded)>,
+    /// The first id not given when that fleet was decoded.
+    decoded_from: u64,
+    /// An id per document of `input`: a document keeps its id while the piece it was read
+    /// from is kept.
+    ids: Vec<u64>,
+    next_id: u64,
     last: Option<(u64, EvaluateOptions, Rc<EvaluateReport>)>,
 }
 
@@ -378,39 +400,13 @@ impl Session {
     /// notice that reads the whole input's snapshot, and property values that are not
     /// quantities (whose errors only a whole placement run locates).
     fn evaluate_keeping_fleet(&mut self, options: &EvaluateOptions) -> Option<EvaluateReport> {
-        let docs = std::mem::take(&mut self.input.documents);
-        let is_member: Vec<bool> = docs.iter().map(|d| d.kind == MEMBER).collect();
-        let (mut members, mut rest) = (Vec::new(), Vec::new());
-        for (d, &m) in docs.into_iter().zip(&is_member) {
-            if m {
-                members.push(d);
-            } else {
-                rest.push(d);
-            }
-        }
         // Eligibility reads the instant and the check timeouts: either changes which
         // clusters are eligible.
         let at = (options.place.at, options.place.timeouts());
         if !matches!(&self.fleet, Some((g, t, _, _)) if *g == self.members && *t == at) {
-            let only = Input {
-                documents: members,
-                ..Input::default()
-            };
-            let p = placement::prepare(&only, &options.place);
-            members = only.documents;
-            self.fleet = Some((self.members, at, p.diagnostics.len(), p));
+            self.decode_fleet(at, options);
         }
-        let others = Input {
-            documents: rest,
-            ..Input::default()
-        };
-        let r = placement::prepare(&others, &options.place);
-        rest = others.documents;
-        let (mut m, mut o) = (members.into_iter(), rest.into_iter());
-        self.input.documents = is_member
-            .iter()
-            .filter_map(|&x| if x { m.next() } else { o.next() })
-            .collect();
+        let r = placement::prepare_placements(&self.input);
         let (_, _, decoded, fleet) = self.fleet.as_mut()?;
         if fleet
             .notices
@@ -431,6 +427,84 @@ impl Session {
             )
         });
         (!not_quantity).then_some(report)
+    }
+
+    /// Decodes the fleet of the input's MemberClusters at `at`. A document kept since the
+    /// last decoding at the same `at` (same id) gives what it gave then, its cluster moved
+    /// over from the old fleet: an edit in one item of a 10,000-cluster dump decodes that
+    /// item, not the fleet.
+    fn decode_fleet(&mut self, at: Eligibility, options: &EvaluateOptions) {
+        let ids: Vec<u64> = self
+            .input
+            .documents
+            .iter()
+            .zip(&self.ids)
+            .filter(|(d, _)| d.kind == MEMBER)
+            .map(|(_, &id)| id)
+            .collect();
+        let (old, mut clusters) = match self.fleet.take() {
+            Some((_, t, _, p)) if t == at => (
+                std::mem::take(&mut self.decoded),
+                p.fleet.clusters.into_iter().map(Some).collect(),
+            ),
+            _ => (Vec::new(), Vec::new()),
+        };
+        // Kept documents are in the order they were in (pieces are kept in order), and every
+        // document read since has an id from `self.decoded_from` on: one walk finds them.
+        let mut old = old.into_iter();
+        let known = self.decoded_from;
+        let mut decoded = Vec::with_capacity(ids.len());
+        let (p, admitted) = placement::prepare_fleet(&self.input, at.0, |i, doc| {
+            let id = ids.get(i).copied().unwrap_or(u64::MAX);
+            let mut kept = None;
+            if id < known {
+                kept = old.by_ref().find(|(was, _)| *was == id).map(|(_, d)| d);
+            }
+            let (cluster, errors) = match kept {
+                Some(d) => {
+                    let cluster = d
+                        .slot
+                        .and_then(|s| clusters.get_mut(s)?.take())
+                        .filter(|c| doc.name.as_deref() == Some(c.name.as_str()));
+                    if d.cluster && cluster.is_none() {
+                        placement::decode_member(doc, &options.place)
+                    } else {
+                        (cluster, d.errors)
+                    }
+                }
+                _ => placement::decode_member(doc, &options.place),
+            };
+            decoded.push((id, cluster.is_some(), errors.clone()));
+            (cluster, errors)
+        });
+        let fleet = &p.fleet.clusters;
+        let mut names = self
+            .input
+            .documents
+            .iter()
+            .filter(|d| d.kind == MEMBER)
+            .map(|d| d.name.as_deref());
+        self.decoded = decoded
+            .into_iter()
+            .zip(&admitted)
+            .map(|((id, cluster, errors), &a)| {
+                let name = names.next().flatten();
+                let slot = a
+                    .then_some(name)
+                    .flatten()
+                    .and_then(|n| fleet.binary_search_by(|c| c.name.as_str().cmp(n)).ok());
+                (
+                    id,
+                    Decoded {
+                        cluster,
+                        slot,
+                        errors,
+                    },
+                )
+            })
+            .collect();
+        self.decoded_from = self.next_id;
+        self.fleet = Some((self.members, at, p.diagnostics.len(), p));
     }
 
     /// Reads the sources, re-reading only what changed since the last call; returns whether
@@ -469,13 +543,15 @@ impl Session {
                 })
                 .collect();
             self.input = Input::default();
+            self.ids = Vec::new();
             self.read_pieces(sources)
         } else {
             None
         };
         let changed = match read {
-            Some((input, changed, members)) if Self::pieces_hold(&input) => {
+            Some((input, ids, changed, members)) if Self::pieces_hold(&input) => {
                 self.input = input;
+                self.ids = ids;
                 self.pieced = true;
                 self.members += u64::from(members);
                 changed
@@ -483,6 +559,9 @@ impl Session {
             _ => {
                 self.members += 1;
                 self.input = Input::parse(sources);
+                let n = self.input.documents.len() as u64;
+                self.ids = (self.next_id..self.next_id + n).collect();
+                self.next_id += n;
                 self.pieced = false;
                 self.sources = sources
                     .iter()
@@ -519,15 +598,19 @@ impl Session {
 
     /// Reads every source in pieces, keeping the pieces whose text (and place) did not change;
     /// `None` when the old state cannot be taken apart.
-    fn read_pieces(&mut self, sources: &[Source]) -> Option<(Input, bool, bool)> {
-        let mut cursor = Cursor::new(std::mem::take(&mut self.input));
+    fn read_pieces(&mut self, sources: &[Source]) -> Option<(Input, Vec<u64>, bool, bool)> {
+        let mut cursor = Cursor::new(
+            std::mem::take(&mut self.input),
+            std::mem::take(&mut self.ids),
+        );
         let mut out = Input::default();
+        let mut ids = Vec::new();
         let mut changed = false;
         let mut members = false;
         for (state, source) in self.sources.iter_mut().zip(sources) {
             if same(&state.text, &source.text) {
                 for p in &state.pieces {
-                    cursor.take(p.counts, &mut out);
+                    cursor.take(p.counts, &mut out, &mut ids);
                 }
                 continue;
             }
@@ -538,24 +621,29 @@ impl Session {
                 &old,
                 &mut cursor,
                 &mut out,
+                &mut ids,
+                &mut self.next_id,
                 &mut changed,
                 &mut members,
             );
             state.text = source.text.clone();
             state.pieces = pieces;
         }
-        Some((out, changed, members))
+        Some((out, ids, changed, members))
     }
 }
 
 /// Reads one edited source: pieces whose text and place are those of an old piece are moved
-/// over from the old input, the rest are read.
+/// over from the old input (with their documents' ids), the rest are read (with new ids).
+#[allow(clippy::too_many_arguments)]
 fn read_source(
     source: &Source,
     old_text: &str,
     old: &[Piece],
     cursor: &mut Cursor,
     out: &mut Input,
+    ids: &mut Vec<u64>,
+    next_id: &mut u64,
     changed: &mut bool,
     members: &mut bool,
 ) -> Vec<Piece> {
@@ -573,6 +661,7 @@ fn read_source(
         old,
         next_old: 0,
         cursor,
+        next_id: *next_id,
         changed: false,
         members: false,
     };
@@ -581,7 +670,7 @@ fn read_source(
     for part in parts(text) {
         match part {
             Part::Chunk(chunk, start) => {
-                index = r.chunk(&chunk, start, index, out, &mut pieces);
+                index = r.chunk(&chunk, start, index, out, ids, &mut pieces);
             }
             Part::List {
                 chunk,
@@ -594,15 +683,16 @@ fn read_source(
                     .then(|| r.items(&items, list))
                     .flatten()
                 {
-                    Some((local, kept)) => {
+                    Some((local, local_ids, kept)) => {
                         pieces.extend(kept);
                         append(out, local);
+                        ids.extend(local_ids);
                         index = list;
                     }
                     None => {
                         r.changed = true;
                         r.members = true;
-                        index = r.chunk(&chunk, start, index, out, &mut pieces);
+                        index = r.chunk(&chunk, start, index, out, ids, &mut pieces);
                     }
                 }
             }
@@ -613,6 +703,7 @@ fn read_source(
     }
     *changed |= r.changed;
     *members |= r.members;
+    *next_id = r.next_id;
     pieces
 }
 
@@ -626,6 +717,8 @@ struct Reader<'a, 'c> {
     old: &'a [Piece],
     next_old: usize,
     cursor: &'c mut Cursor,
+    /// The id of the next document read.
+    next_id: u64,
     changed: bool,
     /// Whether a MemberCluster was read, dropped or changed.
     members: bool,
@@ -646,14 +739,21 @@ impl Reader<'_, '_> {
 
     fn drop_next(&mut self) {
         let o = &self.old[self.next_old];
-        self.cursor.take(o.counts, &mut Input::default());
+        self.cursor
+            .take(o.counts, &mut Input::default(), &mut Vec::new());
         self.next_old += 1;
         self.changed = true;
         self.members |= o.members;
     }
 
     /// Takes the old piece that is `p` unchanged (same text, line, kind and number).
-    fn keep(&mut self, p: &Planned, index: usize, out: &mut Input) -> Option<Piece> {
+    fn keep(
+        &mut self,
+        p: &Planned,
+        index: usize,
+        out: &mut Input,
+        ids: &mut Vec<u64>,
+    ) -> Option<Piece> {
         let at = self.old_start(p.start, p.text.len())?;
         while self.old.get(self.next_old).is_some_and(|o| o.start < at) {
             self.drop_next();
@@ -668,7 +768,7 @@ impl Reader<'_, '_> {
             return None;
         }
         self.next_old += 1;
-        self.cursor.take(o.counts, out);
+        self.cursor.take(o.counts, out, ids);
         Some(Piece {
             start: p.start,
             end: p.start + p.text.len(),
@@ -694,7 +794,7 @@ impl Reader<'_, '_> {
                     && o.index == index =>
             {
                 let mut was = Input::default();
-                self.cursor.take(o.counts, &mut was);
+                self.cursor.take(o.counts, &mut was, &mut Vec::new());
                 self.next_old += 1;
                 if was != *fresh {
                     self.changed = true;
@@ -715,6 +815,7 @@ impl Reader<'_, '_> {
         start: usize,
         index: usize,
         out: &mut Input,
+        ids: &mut Vec<u64>,
         pieces: &mut Vec<Piece>,
     ) -> usize {
         let p = Planned {
@@ -723,7 +824,7 @@ impl Reader<'_, '_> {
             first_line: chunk.first_line,
             kind: Kind::Chunk,
         };
-        if let Some(kept) = self.keep(&p, index, out) {
+        if let Some(kept) = self.keep(&p, index, out, ids) {
             let next = kept.next;
             pieces.push(kept);
             return next;
@@ -742,17 +843,19 @@ impl Reader<'_, '_> {
             newest: newest(&fresh),
             members: has_members(&fresh),
         });
+        self.fresh_ids(&fresh, ids);
         append(out, fresh);
         next
     }
 
     /// Keeps or reads the items of list number `list`; `None` when an item does not read on
     /// its own (the list is then read whole).
-    fn items(&mut self, items: &[Planned], list: usize) -> Option<(Input, Vec<Piece>)> {
+    fn items(&mut self, items: &[Planned], list: usize) -> Option<(Input, Vec<u64>, Vec<Piece>)> {
         let mut local = Input::default();
+        let mut ids = Vec::with_capacity(items.len());
         let mut pieces = Vec::with_capacity(items.len());
         for p in items {
-            if let Some(kept) = self.keep(p, list, &mut local) {
+            if let Some(kept) = self.keep(p, list, &mut local, &mut ids) {
                 pieces.push(kept);
                 continue;
             }
@@ -769,9 +872,17 @@ impl Reader<'_, '_> {
                 newest: newest(&fresh),
                 members: has_members(&fresh),
             });
+            self.fresh_ids(&fresh, &mut ids);
             append(&mut local, fresh);
         }
-        Some((local, pieces))
+        Some((local, ids, pieces))
+    }
+
+    /// New ids for the documents of a piece just read.
+    fn fresh_ids(&mut self, fresh: &Input, ids: &mut Vec<u64>) {
+        let first = self.next_id;
+        self.next_id += fresh.documents.len() as u64;
+        ids.extend(first..self.next_id);
     }
 }
 

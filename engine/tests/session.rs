@@ -222,6 +222,7 @@ proptest! {
             (any::<bool>(), 0.0..1.0f64, 0usize..12, prop::sample::select(vec![
                 "", " ", "\n", "#", "x", "-", "- ", ": ", "  ", "\n- ", "'", "{", "---\n", "\t",
                 "items:\n", "kind: List\n", "\n  kind: MemberCluster\n", "&a ", "*a",
+                "member-00", "labels: 5\n    ",
                 "- apiVersion: cluster.kubernetes-fleet.io/v1beta1\n  kind: MemberCluster\n  metadata: {name: new}\n",
             ])),
             1..12,
@@ -290,4 +291,51 @@ fn an_empty_item_typed_before_the_first_one_is_located_as_a_whole_read_locates_i
         errors,
         ["a manifest must be a mapping with apiVersion, kind and metadata"]
     );
+}
+
+/// Only the edited item is decoded again; what the others decoded to (a cluster, a duplicate
+/// name, an error) is what decoding them again gives.
+#[test]
+fn an_edit_in_one_item_keeps_what_the_other_items_decoded_to() {
+    let mut fleet = kubectl_fleet(12);
+    let policy = POLICY.to_string();
+    let mut s = Session::new();
+    check(&mut s, &fleet, &policy, "first read");
+    // Item 5 takes item 1's name (a duplicate: only the first is used), and item 8's labels
+    // do not decode.
+    fleet = fleet.replacen("name: member-005", "name: member-001", 1);
+    check(&mut s, &fleet, &policy, "a duplicate name");
+    let at8 = fleet.find("name: member-008").unwrap_or(0);
+    let labels = fleet[..at8].rfind("labels: {").unwrap_or(0);
+    fleet.insert_str(labels + "labels: {".len(), "a: [1], ");
+    check(&mut s, &fleet, &policy, "labels that do not decode");
+    let report = s.evaluate(&at());
+    let errors: Vec<&str> = report.errors.iter().map(|e| e.message.as_str()).collect();
+    assert_eq!(
+        errors,
+        [
+            "duplicate MemberCluster \"member-001\": only the first one is used",
+            "expected a string, found a list"
+        ]
+    );
+    // A label edited in item 2, twice: items 1, 5 and 8 are kept as they decoded.
+    for (from, to) in [("env: prod", "env: staging"), ("env: staging", "env: prod")] {
+        let at2 = fleet.find("name: member-002").unwrap_or(0);
+        let env = fleet[..at2].rfind(from).unwrap_or(0);
+        fleet.replace_range(env..env + from.len(), to);
+        check(&mut s, &fleet, &policy, "label edited in item 2");
+    }
+    // Item 1 renamed: item 5 is no longer a duplicate and joins the fleet; then back.
+    fleet = fleet.replacen("name: member-001", "name: member-101", 1);
+    check(&mut s, &fleet, &policy, "the first of the two renamed");
+    let report = s.evaluate(&at());
+    assert!(!report
+        .errors
+        .iter()
+        .any(|e| e.message.contains("duplicate")));
+    fleet = fleet.replacen("name: member-101", "name: member-001", 1);
+    check(&mut s, &fleet, &policy, "renamed back");
+    // Item 8 repaired.
+    fleet = fleet.replacen("a: [1], ", "", 1);
+    check(&mut s, &fleet, &policy, "labels repaired");
 }

@@ -171,37 +171,93 @@ pub struct Prepared {
     pub notices: Vec<Notice>,
 }
 
-/// Decodes the fleet, the placements (with validation) and the bindings.
-pub fn prepare(input: &Input, options: &PlaceOptions) -> Prepared {
+/// One MemberCluster as the fleet at `options.at` holds it (`None` when it does not decode),
+/// and what decoding it found.
+pub fn decode_member(
+    doc: &Document,
+    options: &PlaceOptions,
+) -> (Option<FleetCluster>, Vec<Diagnostic>) {
+    let (cluster, errors) = doc.decode_lenient::<MemberCluster>();
+    let cluster = cluster.map(|c| FleetCluster::new(c, options.at, options.timeouts()));
+    (cluster, errors)
+}
+
+/// The fleet of `input`'s MemberClusters, each decoded by `decode` (given its number among
+/// them; [`decode_member`] or what it gave before), with the diagnostics and notices: a
+/// cluster without a name, or with a name taken before, is left out. Also says, per
+/// MemberCluster, whether its cluster is in the fleet.
+pub fn prepare_fleet(
+    input: &Input,
+    at: DateTime<Utc>,
+    mut decode: impl FnMut(usize, &Document) -> (Option<FleetCluster>, Vec<Diagnostic>),
+) -> (Prepared, Vec<bool>) {
     let mut diags: Vec<Diagnostic> = Vec::new();
     let mut clusters: Vec<FleetCluster> = Vec::new();
     let mut names: HashSet<String> = HashSet::new();
-    for doc in input.of_kind("MemberCluster") {
-        let (cluster, errors) = doc.decode_lenient::<MemberCluster>();
+    let mut admitted = Vec::new();
+    for (i, doc) in input.of_kind("MemberCluster").enumerate() {
+        let (cluster, errors) = decode(i, doc);
         diags.extend(errors);
+        admitted.push(false);
         let Some(c) = cluster else { continue };
-        if c.metadata.name.is_empty() {
+        if c.name.is_empty() {
             diags.push(doc.error(
                 &FieldPath::parse("metadata.name"),
                 "Required value: name is required",
             ));
             continue;
         }
-        if !names.insert(c.metadata.name.clone()) {
+        if !names.insert(c.name.clone()) {
             diags.push(doc.error(
                 &FieldPath::parse("metadata.name"),
                 format!(
                     "duplicate MemberCluster {:?}: only the first one is used",
-                    c.metadata.name
+                    c.name
                 ),
             ));
             continue;
         }
-        clusters.push(FleetCluster::new(c, options.at, options.timeouts()));
+        clusters.push(c);
+        if let Some(a) = admitted.last_mut() {
+            *a = true;
+        }
     }
     let fleet = Fleet::new(clusters);
-    let notices = fleet_notices(input, &fleet, options.at);
+    let notices = fleet_notices(input, &fleet, at);
+    let prepared = Prepared {
+        fleet,
+        diagnostics: diags,
+        notices,
+        ..Prepared::default()
+    };
+    (prepared, admitted)
+}
 
+/// Decodes the fleet, the placements (with validation) and the bindings.
+pub fn prepare(input: &Input, options: &PlaceOptions) -> Prepared {
+    let (
+        Prepared {
+            fleet,
+            diagnostics: mut diags,
+            notices,
+            ..
+        },
+        _,
+    ) = prepare_fleet(input, options.at, |_, doc| decode_member(doc, options));
+    let rest = prepare_placements(input);
+    diags.extend(rest.diagnostics);
+    Prepared {
+        fleet,
+        notices,
+        diagnostics: diags,
+        ..rest
+    }
+}
+
+/// Decodes the placements (with validation) and the bindings of `input`: a [`Prepared`]
+/// without the fleet.
+pub fn prepare_placements(input: &Input) -> Prepared {
+    let mut diags = Vec::new();
     let mut placements = Vec::new();
     for doc in input
         .documents
@@ -252,11 +308,10 @@ pub fn prepare(input: &Input, options: &PlaceOptions) -> Prepared {
             .filter_map(cluster_resource_binding),
     );
     Prepared {
-        fleet,
         placements,
         bindings,
         diagnostics: diags,
-        notices,
+        ..Prepared::default()
     }
 }
 
