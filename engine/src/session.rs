@@ -378,6 +378,12 @@ impl Session {
         self.members
     }
 
+    /// An id per document of [`Session::input`], in order: a document keeps its id while its
+    /// text is not read again, so what a caller derived from a document can be kept by id.
+    pub fn document_ids(&self) -> &[u64] {
+        &self.ids
+    }
+
     /// Evaluates the input as [`crate::evaluate_input`] does, or returns the last report when
     /// neither the input nor the options changed since.
     pub fn evaluate(&mut self, options: &EvaluateOptions) -> Rc<EvaluateReport> {

@@ -339,3 +339,42 @@ fn an_edit_in_one_item_keeps_what_the_other_items_decoded_to() {
     fleet = fleet.replacen("a: [1], ", "", 1);
     check(&mut s, &fleet, &policy, "labels repaired");
 }
+
+#[test]
+fn a_document_keeps_its_id_until_its_text_is_read_again() {
+    let fleet = kubectl_fleet(6);
+    let mut session = Session::new();
+    session.update(&sources(&fleet, POLICY));
+    let before = session.document_ids().to_vec();
+    let names = |s: &Session| -> Vec<Option<String>> {
+        s.input().documents.iter().map(|d| d.name.clone()).collect()
+    };
+    assert_eq!(before.len(), session.input().documents.len());
+    let kinds: Vec<&str> = session.input().documents.iter().map(|d| &*d.kind).collect();
+    assert_eq!(kinds.iter().filter(|k| **k == "MemberCluster").count(), 6);
+    // A label of member-003 edited: that item alone gets a new id.
+    let edited = fleet.replacen("member-003", "member-003x", 1);
+    session.update(&sources(&edited, POLICY));
+    let after = session.document_ids().to_vec();
+    assert_eq!(after.len(), before.len());
+    let renamed = names(&session)
+        .iter()
+        .position(|n| n.as_deref() == Some("member-003x"));
+    let changed: Vec<usize> = (0..after.len())
+        .filter(|&i| after[i] != before[i])
+        .collect();
+    assert!(renamed.is_some(), "the edited item is read");
+    assert_eq!(changed, renamed.into_iter().collect::<Vec<_>>());
+    // A comment in the policy: the policy is read again, the fleet's documents keep theirs.
+    session.update(&sources(&edited, &format!("{POLICY}# a comment\n")));
+    let commented = session.document_ids().to_vec();
+    assert_eq!(commented[..6], after[..6]);
+    assert_ne!(commented[6], after[6]);
+    // Ids are never given twice.
+    let mut all = before.clone();
+    all.extend(&after);
+    all.extend(&commented);
+    all.sort_unstable();
+    all.dedup();
+    assert_eq!(all.len(), before.len() + 2);
+}

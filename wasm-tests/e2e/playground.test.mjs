@@ -464,6 +464,30 @@ test('docs "Open in playground" puts the fleet in the Fleet editor and the polic
   await page.close();
 });
 
+test('the facts beside each cluster follow edits of one list item, of the policy, and name the first of a duplicated name', async () => {
+  const item = (name, zone) => `- apiVersion: cluster.kubernetes-fleet.io/v1\n  kind: MemberCluster\n  metadata:\n    labels:\n      env: prod\n      zone: ${zone}\n    name: ${name}\n`;
+  const list = (items) => `apiVersion: v1\nitems:\n${items.join('')}kind: List\n`;
+  const fleet = list([item('member-0', 'a'), item('member-1', 'b'), item('member-2', 'c'), item('member-1', 'z')]);
+  const policy = 'apiVersion: placement.kubernetes-fleet.io/v1\nkind: ClusterResourcePlacement\nmetadata: {name: web}\nspec:\n  policy:\n    placementType: PickAll\n    affinity: {clusterAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {clusterSelectorTerms: [{labelSelector: {matchLabels: {env: prod}}}]}}}\n';
+  const state = { fleet, policy, at: '2026-03-04T12:00:00Z', view: 'placement', whatIf: {}, example: null };
+  const page = await open(shareHash(state));
+  await page.waitForSelector('table.clusters tbody tr');
+  const facts = async () => Object.fromEntries(await page.$$eval('table.clusters tbody tr', (trs) => trs.map((tr) =>
+    [tr.querySelector('button.cluster')?.textContent.trim(), [...tr.querySelectorAll('.facts li')].map((l) => l.textContent.trim())])));
+  // Only the keys the policy mentions are shown; member-1 is the first of its name.
+  assert.deepEqual(await facts(page), { 'member-0': ['env=prod'], 'member-1': ['env=prod'], 'member-2': ['env=prod'] });
+  // The policy mentions zone: every cluster shows it, member-1 its first document's.
+  await replaceEditor(page, 'policy', policy + '# spread by zone\n');
+  assert.deepEqual(await facts(page), { 'member-0': ['env=prod', 'zone=a'], 'member-1': ['env=prod', 'zone=b'], 'member-2': ['env=prod', 'zone=c'] });
+  // One item edited: its facts change, the others stay.
+  await replaceEditor(page, 'fleet', list([item('member-0', 'a'), item('member-1', 'q'), item('member-2', 'c'), item('member-1', 'z')]));
+  assert.deepEqual(await facts(page), { 'member-0': ['env=prod', 'zone=a'], 'member-1': ['env=prod', 'zone=q'], 'member-2': ['env=prod', 'zone=c'] });
+  // The first member-1 gone: the second one is used, with its own facts.
+  await replaceEditor(page, 'fleet', list([item('member-0', 'a'), item('member-2', 'c'), item('member-1', 'z')]));
+  assert.deepEqual(await facts(page), { 'member-0': ['env=prod', 'zone=a'], 'member-1': ['env=prod', 'zone=z'], 'member-2': ['env=prod', 'zone=c'] });
+  await page.close();
+});
+
 test('the page has a favicon', async () => {
   const page = await open();
   const href = await page.$eval('link[rel=icon]', (l) => l.href);

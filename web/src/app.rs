@@ -10,7 +10,7 @@ use crate::boot::{boot, boot_restarted, example_state, from_link, restarted, sys
 use crate::editor::markers;
 use crate::evaluation::{FLEET, POLICY};
 use crate::gallery::Example;
-use crate::model::{Action, Model, Which};
+use crate::model::{Action, Model, Pace, Which};
 use crate::runner::{Runner, Shown};
 use crate::share;
 use crate::state::{State, Theme};
@@ -27,13 +27,17 @@ use std::rc::Rc;
 use web_sys::KeyboardEvent;
 use yew::prelude::*;
 
-/// Longest evaluation delay after a keystroke.
-const MAX_DEBOUNCE_MS: f64 = 150.0;
-/// Evaluations faster than this run right after the keystroke.
-const FAST_MS: f64 = 60.0;
 /// Local persistence waits for this pause in typing (writing a large state to localStorage
 /// on every keystroke would cost the typist).
 const SAVE_AFTER_MS: u32 = 400;
+
+/// The pending evaluation and save, and the pace of typing they follow.
+#[derive(Default)]
+struct Timers {
+    evaluate: Option<Timeout>,
+    save: Option<Timeout>,
+    pace: Pace,
+}
 
 fn perf() -> Option<web_sys::Performance> {
     web_sys::window()?.performance()
@@ -94,24 +98,19 @@ pub fn app() -> Html {
     // The newest model, for listeners registered once.
     let latest = use_mut_ref(|| model.clone());
     *latest.borrow_mut() = model.clone();
-    let timers = use_mut_ref(|| (None::<Timeout>, None::<Timeout>, 0.0_f64));
+    let timers = use_mut_ref(Timers::default);
 
-    // Evaluate each revision: at once, or after a keystroke once the adaptive pause passed (a
-    // newer keystroke replaces the pending timeout, cancelling it).
+    // Evaluate each revision: in this task, in the next, or after a keystroke once the
+    // adaptive pause passed (a newer keystroke replaces the pending timeout, cancelling it).
     {
         let (model, shown, runner, timers) =
             (model.clone(), shown.clone(), runner.clone(), timers.clone());
         use_effect_with(model.rev, move |rev| {
             let rev = *rev;
             if shown.rev != rev {
-                let last_cost = timers.borrow().2;
-                let delay = if !model.typing || last_cost < FAST_MS {
-                    0
-                } else {
-                    last_cost.min(MAX_DEBOUNCE_MS) as u32
-                };
+                let delay = timers.borrow_mut().pace.delay(model.typing, now_ms());
                 let t = timers.clone();
-                let pending = Timeout::new(delay, move || {
+                let run = move || {
                     let started = now_ms();
                     mark("fleet:evaluate-start");
                     let next = runner.borrow_mut().run(&model.state, rev);
@@ -120,14 +119,21 @@ pub fn app() -> Html {
                     let state = model.state.clone();
                     let mut timers = t.borrow_mut();
                     if model.typing {
-                        timers.1 = Some(Timeout::new(SAVE_AFTER_MS, move || share::save(&state)));
+                        timers.save =
+                            Some(Timeout::new(SAVE_AFTER_MS, move || share::save(&state)));
                     } else {
-                        timers.1 = None;
+                        timers.save = None;
                         share::save(&state);
                     }
-                    timers.2 = now_ms() - started;
-                });
-                timers.borrow_mut().0 = Some(pending);
+                    timers.pace.evaluated(now_ms() - started);
+                };
+                match delay {
+                    None => {
+                        timers.borrow_mut().evaluate = None;
+                        run();
+                    }
+                    Some(ms) => timers.borrow_mut().evaluate = Some(Timeout::new(ms, run)),
+                }
             }
         });
     }
@@ -175,7 +181,7 @@ pub fn app() -> Html {
         });
     }
 
-    let dispatch = |f: fn(String) -> Action| model.dispatcher().to_callback().reform(f);
+    let dispatch = |f: fn(Rc<str>) -> Action| model.dispatcher().to_callback().reform(f);
     let load = {
         let (model, highlights) = (model.clone(), highlights.clone());
         Callback::from(move |state: State| {
@@ -289,8 +295,8 @@ pub fn app() -> Html {
         let model = model.clone();
         use_memo(model.loaded, move |_| {
             (
-                Shared(Rc::<str>::from(model.state.fleet.as_str())),
-                Shared(Rc::<str>::from(model.state.policy.as_str())),
+                Shared(model.state.fleet.clone()),
+                Shared(model.state.policy.clone()),
             )
         })
     };

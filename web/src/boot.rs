@@ -9,8 +9,8 @@ use crate::state::{State, Theme};
 pub fn example_state(e: &Example) -> State {
     let (fleet, policy) = e.split();
     State {
-        fleet,
-        policy,
+        fleet: fleet.into(),
+        policy: policy.into(),
         at: e.at().map(str::to_string),
         view: e.view,
         what_if: Default::default(),
@@ -93,10 +93,10 @@ pub fn boot_restarted(
         .or_else(|| from_link().0)
         .unwrap_or_else(|| example_state(&EXAMPLES[0]));
     if let Some(f) = fleet {
-        state.fleet = f;
+        state.fleet = f.into();
     }
     if let Some(p) = policy {
-        state.policy = p;
+        state.policy = p.into();
     }
     let notice = format!(
         "The playground stopped on an internal error ({error}) and was started again with your texts; it evaluates again on your next edit (or Ctrl+Enter). Please report it with your input (Inputs YAML)."

@@ -100,8 +100,8 @@ pub fn options_json(state: &State, at: DateTime<Utc>) -> Value {
 pub fn evaluate(state: &State, session: &mut Session) -> Evaluation {
     let started = js_sys::Date::now();
     session.update(&[
-        Source::new(FLEET, state.fleet.as_str()),
-        Source::new(POLICY, state.policy.as_str()),
+        Source::new(FLEET, &*state.fleet),
+        Source::new(POLICY, &*state.policy),
     ]);
     // No instant chosen: a dump is evaluated when it was taken (its snapshot), hand-written
     // input now. "now" and "snapshot" are the two buttons; anything else is an instant.

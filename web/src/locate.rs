@@ -3,7 +3,6 @@
 //! engine's own YAML tree (with spans); the decision itself comes from the report.
 
 use crate::evaluation::{FLEET, POLICY};
-use crate::views::placement::Facts;
 use fleet_policy::input::documents::Document;
 use fleet_policy::input::node::{FieldPath, Node, PathSeg};
 use fleet_policy::placement::properties::CapacityType;
@@ -102,66 +101,42 @@ fn line_of(root: &Node, path: &FieldPath) -> u32 {
     root.locate(path).span.line
 }
 
-/// The keys of [`all_facts`] that the policy text mentions, sorted.
-pub fn mentioned_keys(all: &Facts, policy: &str) -> Vec<String> {
-    let mut keys: Vec<&str> = all
-        .values()
-        .flatten()
-        .map(|(k, _)| k.as_str())
-        .collect::<std::collections::BTreeSet<_>>()
-        .into_iter()
-        .filter(|k| policy.contains(k))
-        .collect();
-    keys.dedup();
-    keys.into_iter().map(str::to_string).collect()
-}
-
-/// Of [`all_facts`], the labels and properties whose key is one of `keys`.
-pub fn facts(all: &Facts, keys: &[String]) -> Facts {
-    all.iter()
-        .map(|(c, list)| {
-            let keep = list
-                .iter()
-                .filter(|(k, _)| keys.contains(k))
-                .cloned()
-                .collect();
-            (c.clone(), keep)
-        })
-        .collect()
-}
-
-/// Every label and property of each MemberCluster read from the Fleet editor.
-pub fn all_facts(input: &Input) -> Facts {
-    let mut out = Facts::new();
-    for d in input.of_kind("MemberCluster").filter(|d| d.source == FLEET) {
-        let Some(name) = d.name.clone() else { continue };
-        let mut list = Vec::new();
-        for (k, v) in d.labels() {
+/// Every label and property of a MemberCluster document of the Fleet editor: its name and
+/// (key, value) pairs (labels, then properties, then resource usage as the engine names them).
+pub fn cluster_facts(d: &Document) -> Option<(String, Vec<(String, String)>)> {
+    if d.source != FLEET {
+        return None;
+    }
+    let name = d.name.clone()?;
+    let mut list = Vec::new();
+    for (k, v) in d.labels() {
+        list.push((k.to_string(), v.to_string()));
+    }
+    let status = d.root.get("status");
+    if let Some(props) = status
+        .and_then(|s| s.get("properties"))
+        .and_then(Node::as_map)
+    {
+        for (k, v) in props {
+            let (Some(k), Some(v)) = (k.as_str(), v.get("value").and_then(Node::as_scalar)) else {
+                continue;
+            };
             list.push((k.to_string(), v.to_string()));
         }
-        if let Some(props) =
-            node_at(&d.root, &FieldPath::parse("status.properties")).and_then(Node::as_map)
+    }
+    let usage = status.and_then(|s| s.get("resourceUsage"));
+    for capacity in CapacityType::ALL {
+        if let Some(res) = usage
+            .and_then(|u| u.get(capacity.field()))
+            .and_then(Node::as_map)
         {
-            for (k, v) in props {
-                let (Some(k), Some(v)) = (k.as_str(), v.get("value").and_then(Node::as_scalar))
-                else {
+            for (k, v) in res {
+                let (Some(k), Some(v)) = (k.as_str(), v.as_scalar()) else {
                     continue;
                 };
-                list.push((k.to_string(), v.to_string()));
+                list.push((capacity.property_name(k), v.to_string()));
             }
         }
-        for capacity in CapacityType::ALL {
-            let usage = FieldPath::parse("status.resourceUsage").key(capacity.field());
-            if let Some(res) = node_at(&d.root, &usage).and_then(Node::as_map) {
-                for (k, v) in res {
-                    let (Some(k), Some(v)) = (k.as_str(), v.as_scalar()) else {
-                        continue;
-                    };
-                    list.push((capacity.property_name(k), v.to_string()));
-                }
-            }
-        }
-        out.insert(name, list);
     }
-    out
+    Some((name, list))
 }

@@ -2,6 +2,7 @@
 //! evaluation it triggers, the editors and the storage are the root's business.
 
 use crate::state::{MemberMode, State, View};
+use std::rc::Rc;
 
 /// Which editor.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,7 +33,7 @@ pub struct Model {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Action {
     /// An editor's text changed.
-    Edited(Which, String),
+    Edited(Which, Rc<str>),
     /// Evaluate now (Ctrl+Enter).
     Evaluate,
     /// Switch view.
@@ -100,6 +101,55 @@ impl Model {
             Action::Observe(t) => s.what_if.observe = t,
         }
         self.rev += 1;
+    }
+}
+
+/// Longest evaluation delay after a keystroke (ms).
+const MAX_DEBOUNCE_MS: f64 = 150.0;
+/// Evaluations faster than this (ms) run right after the keystroke: a keystroke that comes
+/// while one runs waits at most that long (under the 100 ms in which a response feels
+/// immediate), and the next evaluation takes every keystroke that came meanwhile.
+const FAST_MS: f64 = 100.0;
+/// Evaluations faster than this (ms) run in the keystroke's own task: the character and the
+/// result show in the same frame. Slower ones let the character show first.
+const IN_TASK_MS: f64 = 40.0;
+
+/// When to evaluate after an edit, from how long evaluations take and how fast keys come.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Pace {
+    /// How long the last evaluation took (ms); none before the first.
+    last_cost: Option<f64>,
+    /// When the last keystroke came (ms).
+    last_key_at: Option<f64>,
+}
+
+impl Pace {
+    /// When to evaluate an edit made at `now` (ms): `None` at once, in this task; else after
+    /// that many ms. It waits only while keystrokes come faster than slow evaluations
+    /// finish; then one evaluation after the burst takes them all.
+    pub fn delay(&mut self, typing: bool, now: f64) -> Option<u32> {
+        if !typing {
+            return Some(0);
+        }
+        let since_key = self
+            .last_key_at
+            .replace(now)
+            .map_or(f64::INFINITY, |t| now - t);
+        let Some(cost) = self.last_cost else {
+            return Some(0);
+        };
+        if cost < IN_TASK_MS {
+            None
+        } else if cost < FAST_MS || since_key > cost {
+            Some(0)
+        } else {
+            Some(cost.min(MAX_DEBOUNCE_MS) as u32)
+        }
+    }
+
+    /// An evaluation took `ms`.
+    pub fn evaluated(&mut self, ms: f64) {
+        self.last_cost = Some(ms);
     }
 }
 
@@ -219,6 +269,31 @@ mod tests {
     }
 
     #[test]
+    fn keystrokes_wait_only_while_they_come_faster_than_slow_evaluations() {
+        let mut p = Pace::default();
+        // Nothing known yet, and anything that is not typing: in the next task.
+        assert_eq!(p.delay(true, 1_000.0), Some(0));
+        p.evaluated(1_200.0); // a 10,000-cluster paste
+        assert_eq!(p.delay(false, 1_010.0), Some(0));
+        // A keystroke 3 s after the last one: no burst, in the next task.
+        assert_eq!(p.delay(true, 4_000.0), Some(0));
+        p.evaluated(95.0);
+        // 60 ms later: faster than the evaluation, but it is fast enough to run at once.
+        assert_eq!(p.delay(true, 4_060.0), Some(0));
+        p.evaluated(130.0);
+        // Keys 80 ms apart while evaluations take 130 ms: wait that long for the burst.
+        assert_eq!(p.delay(true, 4_140.0), Some(130));
+        p.evaluated(400.0);
+        assert_eq!(p.delay(true, 4_200.0), Some(150), "at most MAX_DEBOUNCE_MS");
+        // The typist paused longer than an evaluation takes: in the next task again.
+        assert_eq!(p.delay(true, 4_700.0), Some(0));
+        // Quick evaluations run in the keystroke's task, however fast the keys come.
+        p.evaluated(12.0);
+        assert_eq!(p.delay(true, 4_710.0), None);
+        assert_eq!(p.delay(false, 4_720.0), Some(0));
+    }
+
+    #[test]
     fn a_keystroke_is_typing_and_forgets_the_example_a_load_replaces_the_texts() {
         let m = Model::new(State {
             example: Some("pickfixed".into()),
@@ -226,7 +301,7 @@ mod tests {
         });
         let typed = reduce(m, Action::Edited(Which::Policy, "kind: X".into()));
         assert_eq!((typed.rev, typed.typing, typed.loaded), (1, true, 0));
-        assert_eq!(typed.state.policy, "kind: X");
+        assert_eq!(&*typed.state.policy, "kind: X");
         assert_eq!(typed.state.example, None);
         let selected = reduce(typed, Action::Select("p".into(), "c".into()));
         assert_eq!(selected.rev, 1, "selecting needs no evaluation");

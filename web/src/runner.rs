@@ -7,6 +7,7 @@ use crate::state::{State, View};
 use crate::views::placement::Facts;
 use crate::views::Shared;
 use fleet_policy::session::Session;
+use std::collections::{BTreeMap, HashMap};
 use std::rc::Rc;
 
 /// What the result pane shows after one evaluation.
@@ -42,11 +43,7 @@ impl Shown {
 #[derive(Debug, Default)]
 pub struct Runner {
     session: Session,
-    /// Every label/property of every cluster, for the session's MemberCluster generation
-    /// (typing in the policy editor does not re-read a large fleet).
-    fleet_facts: (u64, Rc<Facts>),
-    /// The facts shown: those whose key the policy mentions (kept while the keys are the same).
-    facts: (Vec<String>, Rc<Facts>),
+    facts: FactCache,
     last: Option<Shown>,
     seq: u64,
 }
@@ -109,28 +106,113 @@ impl Runner {
         next
     }
 
-    /// The key labels/properties per cluster: the fleet's are read again only when a
-    /// MemberCluster changed, and filtered again only when the keys the policy mentions did.
+    /// The key labels/properties per cluster (those whose key the policy mentions).
     fn facts(&mut self, state: &State) -> Rc<Facts> {
-        // Read again only when a MemberCluster changed (not on blank space or a comment).
-        let members = self.session.members_generation();
-        if self.fleet_facts.0 != members {
-            let all = crate::locate::all_facts(self.session.input());
-            if *self.fleet_facts.1 != all {
-                self.fleet_facts.1 = Rc::new(all);
-                self.facts.0 = vec!["\u{0}".into()];
-            }
-            self.fleet_facts.0 = members;
-        }
-        let keys = crate::locate::mentioned_keys(&self.fleet_facts.1, &state.policy);
-        if keys != self.facts.0 {
-            self.facts = (
-                keys.clone(),
-                Rc::new(crate::locate::facts(&self.fleet_facts.1, &keys)),
-            );
-        }
-        self.facts.1.clone()
+        self.facts.update(&self.session, &state.policy)
     }
+}
+
+/// One MemberCluster document's facts: every one, and those shown.
+#[derive(Debug)]
+struct DocFacts {
+    name: String,
+    all: Vec<(String, String)>,
+    shown: Rc<[(String, String)]>,
+}
+
+/// The facts of the fleet's clusters, kept per document (by the session's document id): an
+/// edit in one item of a 10,000-cluster dump reads that item's facts, not the fleet's.
+#[derive(Debug, Default)]
+struct FactCache {
+    /// The session's MemberCluster generation these are for.
+    members: u64,
+    /// Per MemberCluster document id (None: no name, or not in the Fleet editor).
+    docs: HashMap<u64, Option<DocFacts>>,
+    /// The MemberCluster document ids in document order.
+    order: Vec<u64>,
+    /// Every fact key with the number of documents that have it.
+    keys: BTreeMap<String, usize>,
+    /// The keys the policy mentions.
+    mentioned: Vec<String>,
+    shown: Rc<Facts>,
+}
+
+impl FactCache {
+    fn update(&mut self, session: &Session, policy: &str) -> Rc<Facts> {
+        let members = session.members_generation();
+        let changed = members != self.members || self.order.is_empty();
+        if changed {
+            self.read(session);
+            self.members = members;
+        }
+        let mentioned: Vec<String> = self
+            .keys
+            .keys()
+            .filter(|k| policy.contains(k.as_str()))
+            .cloned()
+            .collect();
+        if mentioned != self.mentioned {
+            self.mentioned = mentioned;
+            for d in self.docs.values_mut().flatten() {
+                d.shown = shown_of(&d.all, &self.mentioned);
+            }
+        } else if !changed {
+            return self.shown.clone();
+        }
+        let mut shown = Facts::new();
+        for id in &self.order {
+            if let Some(Some(d)) = self.docs.get(id) {
+                // The engine uses the first MemberCluster of a name.
+                if !shown.contains_key(&d.name) {
+                    shown.insert(d.name.clone(), d.shown.clone());
+                }
+            }
+        }
+        if *self.shown != shown {
+            self.shown = Rc::new(shown);
+        }
+        self.shown.clone()
+    }
+
+    /// Reads the facts of the MemberCluster documents not read before.
+    fn read(&mut self, session: &Session) {
+        let mut old = std::mem::take(&mut self.docs);
+        self.order.clear();
+        let docs = session.input().documents.iter();
+        for (d, &id) in docs.zip(session.document_ids()) {
+            if d.kind != "MemberCluster" {
+                continue;
+            }
+            self.order.push(id);
+            let facts = old.remove(&id).unwrap_or_else(|| {
+                let (name, all) = crate::locate::cluster_facts(d)?;
+                for (k, _) in &all {
+                    *self.keys.entry(k.clone()).or_default() += 1;
+                }
+                let shown = shown_of(&all, &self.mentioned);
+                Some(DocFacts { name, all, shown })
+            });
+            self.docs.insert(id, facts);
+        }
+        for d in old.into_values().flatten() {
+            for (k, _) in &d.all {
+                if let Some(n) = self.keys.get_mut(k) {
+                    *n -= 1;
+                    if *n == 0 {
+                        self.keys.remove(k);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The facts of `all` whose key is one of `keys`.
+fn shown_of(all: &[(String, String)], keys: &[String]) -> Rc<[(String, String)]> {
+    all.iter()
+        .filter(|(k, _)| keys.contains(k))
+        .cloned()
+        .collect()
 }
 
 thread_local! {

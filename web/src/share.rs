@@ -174,8 +174,8 @@ fn embed_state(yaml: &str, view: Option<&str>, at: Option<String>) -> Result<Sta
     // An instant that does not parse is dropped: the playground then evaluates at "now".
     let at = at.filter(|a| chrono::DateTime::parse_from_rfc3339(a).is_ok());
     Ok(State {
-        fleet,
-        policy,
+        fleet: fleet.into(),
+        policy: policy.into(),
         at,
         view,
         ..State::default()
@@ -344,8 +344,8 @@ mod tests {
     fn an_embed_link_opens_its_yaml_view_and_instant() {
         let d = embed(EMBED);
         assert_eq!(d.version, "0.1.0");
-        assert_eq!(d.state.policy, YAML);
-        assert_eq!(d.state.fleet, "");
+        assert_eq!(&*d.state.policy, YAML);
+        assert_eq!(&*d.state.fleet, "");
         assert_eq!(d.state.view, View::Disruption);
         assert_eq!(d.state.at.as_deref(), Some("2026-03-04T12:00:00Z"));
         assert_eq!(d.state.what_if, Default::default());
@@ -358,11 +358,11 @@ mod tests {
         let fragment = format!("yaml={}&view=placement", URL_SAFE_NO_PAD.encode(yaml));
         let d = embed(&fragment);
         assert_eq!(
-            d.state.fleet,
+            &*d.state.fleet,
             "# two clusters and a placement\napiVersion: cluster.kubernetes-fleet.io/v1\nkind: MemberCluster\nmetadata: {name: a}\n---\napiVersion: cluster.kubernetes-fleet.io/v1\nkind: \"MemberCluster\"\nmetadata: {name: b}\n"
         );
         assert_eq!(
-            d.state.policy,
+            &*d.state.policy,
             "apiVersion: placement.kubernetes-fleet.io/v1\nkind: ClusterResourcePlacement\nmetadata: {name: web}\n"
         );
     }
@@ -384,7 +384,7 @@ mod tests {
     #[test]
     fn embed_links_without_version_or_time_or_with_padding_still_open() {
         let d = embed("yaml=eDogMQo&view=rollout");
-        assert_eq!(d.state.policy, "x: 1\n");
+        assert_eq!(&*d.state.policy, "x: 1\n");
         assert_eq!(
             d.version, "unknown",
             "shown as another version, as share links are"
@@ -392,7 +392,7 @@ mod tests {
         assert_eq!(d.state.at, None);
         // A padded value (escaped by URLSearchParams) and an instant that does not parse.
         let d = embed("yaml=eDogMQ%3D%3D&at=yesterday");
-        assert_eq!(d.state.policy, "x: 1");
+        assert_eq!(&*d.state.policy, "x: 1");
         assert_eq!(d.state.at, None);
         let d = embed("yaml=eDogMQo&at=2026-03-04T13%3A00%3A00%2B01%3A00");
         assert_eq!(d.state.at.as_deref(), Some("2026-03-04T13:00:00+01:00"));

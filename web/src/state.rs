@@ -2,6 +2,7 @@
 //! persistence carry. Results are never stored; they are recomputed from this.
 
 use serde::{Deserialize, Serialize};
+use std::rc::Rc;
 
 /// Which result view is shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -184,10 +185,11 @@ impl WhatIf {
 #[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", default)]
 pub struct State {
-    /// The Fleet editor's text.
-    pub fleet: String,
+    /// The Fleet editor's text (shared: a keystroke's new state does not copy the other
+    /// editor's text, nor the views theirs).
+    pub fleet: Rc<str>,
     /// The Policy editor's text.
-    pub policy: String,
+    pub policy: Rc<str>,
     /// Evaluation instant (RFC 3339, UTC); none = "now", read when evaluating.
     pub at: Option<String>,
     /// The view shown.

@@ -25,7 +25,7 @@ pub struct CodeEditorProps {
     /// Jump to (line, column); the counter makes a repeated jump to the same place fire.
     pub focus: Option<(u32, u32, u64)>,
     /// The text after each edit.
-    pub on_change: Callback<String>,
+    pub on_change: Callback<Rc<str>>,
 }
 
 /// The editor.
@@ -63,7 +63,7 @@ pub fn code_editor(p: &CodeEditorProps) -> Html {
                             *t = e.text();
                         }
                     }
-                    let text = t.clone();
+                    let text = Rc::<str>::from(t.as_str());
                     drop(t);
                     let cb = cb.borrow().clone();
                     cb.emit(text)

@@ -27,9 +27,9 @@ pub struct EditorPaneProps {
     /// The Policy editor.
     pub policy: EditorView,
     /// Fleet text edited.
-    pub on_fleet: Callback<String>,
+    pub on_fleet: Callback<Rc<str>>,
     /// Policy text edited.
-    pub on_policy: Callback<String>,
+    pub on_policy: Callback<Rc<str>>,
 }
 
 /// The pane.
@@ -39,7 +39,7 @@ pub fn editor_pane(p: &EditorPaneProps) -> Html {
                   title: &'static str,
                   label: &'static str,
                   v: &EditorView,
-                  cb: &Callback<String>| {
+                  cb: &Callback<Rc<str>>| {
         html! {
             <CodeEditor id={id} labelled_by={title} label={label} text={v.text.clone()}
                 markers={v.markers.clone()} highlight={v.highlight.clone()} focus={v.focus}
