@@ -78,15 +78,16 @@ fn bench(c: &mut Criterion) {
     let policy = dump::PLACEMENT_YAML;
     let mut group = c.benchmark_group("session");
     group.sample_size(20);
+    // As the playground hands them over: the texts copied out of the editors' state.
     let sources = |t: &(String, String)| {
-        [
+        vec![
             Source::new("fleet", t.0.as_str()),
             Source::new("policy", t.1.as_str()),
         ]
     };
     for edit in edits(&fleet, policy, n) {
         let mut session = Session::new();
-        session.update(&sources(&edit.texts[1]));
+        session.update_owned(sources(&edit.texts[1]));
         let report = session.evaluate(&options);
         assert!(
             report.errors.is_empty() && report.placements.len() == 1,
@@ -97,7 +98,7 @@ fn bench(c: &mut Criterion) {
         group.bench_function(BenchmarkId::new(edit.name, n), |b| {
             b.iter(|| {
                 k ^= 1;
-                session.update(&sources(&edit.texts[k]));
+                session.update_owned(sources(&edit.texts[k]));
                 black_box(session.evaluate(&options))
             })
         });

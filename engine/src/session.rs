@@ -136,9 +136,21 @@ fn word(s: &[u8], at: usize) -> u64 {
     u64::from_ne_bytes(w)
 }
 
+/// Whether two 64-byte blocks are equal: their words' differences folded without a branch
+/// (natively that is vector code).
+fn same_block(a: &[u8], b: &[u8]) -> bool {
+    (0..64)
+        .step_by(8)
+        .fold(0, |d, at| d | (word(a, at) ^ word(b, at)))
+        == 0
+}
+
 fn common_prefix(a: &[u8], b: &[u8]) -> usize {
     let n = a.len().min(b.len());
     let mut i = 0;
+    while i + 64 <= n && same_block(&a[i..i + 64], &b[i..i + 64]) {
+        i += 64;
+    }
     while i + 8 <= n && word(a, i) == word(b, i) {
         i += 8;
     }
@@ -153,6 +165,9 @@ fn common_suffix(a: &[u8], b: &[u8], max: usize) -> usize {
     let n = a.len().min(b.len()).min(max);
     let (a, b) = (&a[a.len() - n..], &b[b.len() - n..]);
     let mut i = 0;
+    while i + 64 <= n && same_block(&a[n - i - 64..n - i], &b[n - i - 64..n - i]) {
+        i += 64;
+    }
     while i + 8 <= n && word(a, n - i - 8) == word(b, n - i - 8) {
         i += 8;
     }
@@ -174,60 +189,53 @@ fn offset(whole: &str, part: &str) -> usize {
 fn list_parts<'a>(whole: &'a str, chunk: &Chunk<'a>) -> Option<Part<'a>> {
     let start = offset(whole, chunk.text);
     let text = chunk.text;
-    let mut lines = Vec::new();
-    let mut at = 0;
-    while at < text.len() {
-        let end = memchr::memchr(b'\n', &text.as_bytes()[at..]).map_or(text.len(), |e| at + e + 1);
-        lines.push(at..end);
-        at = end;
-    }
-    let line = |i: usize| &text[lines[i].clone()];
-    let items_at = (0..lines.len()).find(|&i| line(i).trim_end_matches('\n') == "items:")?;
-    // Directives apply to the whole document: read such a list the ordinary way.
-    if (0..items_at).any(|i| line(i).starts_with('%')) {
-        return None;
-    }
+    // One pass over the lines, keeping none of them: a 28 MB dump is split on every keystroke.
+    let mut lines = lines(text).enumerate();
+    let items_end = loop {
+        let (_, (s, e)) = lines.next()?;
+        let l = &text[s..e];
+        if l.trim_end_matches('\n') == "items:" {
+            break e;
+        }
+        // Directives apply to the whole document: read such a list the ordinary way.
+        if l.starts_with('%') {
+            return None;
+        }
+    };
     let is_dash = |l: &str| l.starts_with("- ") || l.trim_end() == "-";
-    if !lines
-        .get(items_at + 1)
-        .is_some_and(|_| is_dash(line(items_at + 1)))
-    {
+    let (first, (first_start, first_end)) = lines.next()?;
+    if !is_dash(&text[first_start..first_end]) {
         return None;
     }
+    let item = |from: usize, to: usize, line: usize, index: usize| Planned {
+        text: &text[from..to],
+        start: start + from,
+        first_line: chunk.first_line + u32::try_from(line).unwrap_or(u32::MAX),
+        kind: Kind::Item(index),
+    };
     let mut items: Vec<Planned> = Vec::new();
-    let mut i = items_at + 1;
-    let mut item_start = i;
-    while i < lines.len() {
-        let l = line(i);
-        let inside = l.starts_with([' ', '\t', '#']) || l.trim().is_empty() || is_dash(l);
-        if !inside {
+    let (mut item_line, mut item_start, mut end) = (first, first_start, first_end);
+    let mut tail = "";
+    for (n, (s, e)) in lines {
+        // Most lines of an item are indented: inside, and no item's start.
+        if text.as_bytes()[s] == b' ' {
+            end = e;
+            continue;
+        }
+        let l = &text[s..e];
+        let dash = is_dash(l);
+        if !(dash || l.starts_with([' ', '\t', '#']) || l.trim().is_empty()) {
+            tail = &text[s..];
             break;
         }
-        if is_dash(l) && i > item_start {
-            items.push(planned(
-                whole,
-                text,
-                &lines,
-                item_start,
-                i,
-                chunk.first_line,
-                items.len(),
-            ));
-            item_start = i;
+        if dash {
+            items.push(item(item_start, s, item_line, items.len()));
+            (item_line, item_start) = (n, s);
         }
-        i += 1;
+        end = e;
     }
-    items.push(planned(
-        whole,
-        text,
-        &lines,
-        item_start,
-        i,
-        chunk.first_line,
-        items.len(),
-    ));
-    let head = &text[..lines[items_at].end];
-    let tail = lines.get(i).map_or("", |r| &text[r.start..]);
+    items.push(item(item_start, end, item_line, items.len()));
+    let head = &text[..items_end];
     Some(Part::List {
         chunk: Chunk {
             text,
@@ -239,22 +247,14 @@ fn list_parts<'a>(whole: &'a str, chunk: &Chunk<'a>) -> Option<Part<'a>> {
     })
 }
 
-fn planned<'a>(
-    whole: &'a str,
-    text: &'a str,
-    lines: &[std::ops::Range<usize>],
-    from: usize,
-    to: usize,
-    first_line: u32,
-    item: usize,
-) -> Planned<'a> {
-    let slice = &text[lines[from].start..lines[to - 1].end];
-    Planned {
-        text: slice,
-        start: offset(whole, slice),
-        first_line: first_line + u32::try_from(from).unwrap_or(u32::MAX),
-        kind: Kind::Item(item),
-    }
+/// The lines of `text` as byte ranges, each with its newline.
+fn lines(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let len = text.len();
+    let mut from = 0;
+    memchr::memchr_iter(b'\n', text.as_bytes())
+        .map(|nl| nl + 1)
+        .chain((!text.ends_with('\n') && len > 0).then_some(len))
+        .map(move |end| (std::mem::replace(&mut from, end), end))
 }
 
 /// Whether a list's frame (every line but its items) reads as a list that yields its items
@@ -516,6 +516,22 @@ impl Session {
     /// Reads the sources, re-reading only what changed since the last call; returns whether
     /// the input read changed.
     pub fn update(&mut self, sources: &[Source]) -> bool {
+        self.update_owned(sources.to_vec())
+    }
+
+    /// [`Session::update`] with sources it may keep: the session keeps each text to compare
+    /// the next one with, and taking it saves a copy of a large fleet on every keystroke.
+    pub fn update_owned(&mut self, sources: Vec<Source>) -> bool {
+        let changed = self.read(&sources);
+        if self.pieced {
+            for (state, source) in self.sources.iter_mut().zip(sources) {
+                state.text = source.text;
+            }
+        }
+        changed
+    }
+
+    fn read(&mut self, sources: &[Source]) -> bool {
         let same_names = self.sources.len() == sources.len()
             && self
                 .sources
@@ -632,7 +648,7 @@ impl Session {
                 &mut changed,
                 &mut members,
             );
-            state.text = source.text.clone();
+            // The text is kept by `update_owned`, once every source is read.
             state.pieces = pieces;
         }
         Some((out, ids, changed, members))

@@ -99,7 +99,7 @@ pub fn options_json(state: &State, at: DateTime<Utc>) -> Value {
 /// changed, and hands back the last report while neither the input nor the options changed.
 pub fn evaluate(state: &State, session: &mut Session) -> Evaluation {
     let started = js_sys::Date::now();
-    session.update(&[
+    session.update_owned(vec![
         Source::new(FLEET, &*state.fleet),
         Source::new(POLICY, &*state.policy),
     ]);
