@@ -440,13 +440,14 @@ impl Session {
     /// over from the old fleet: an edit in one item of a 10,000-cluster dump decodes that
     /// item, not the fleet.
     fn decode_fleet(&mut self, at: Eligibility, options: &EvaluateOptions) {
-        let ids: Vec<u64> = self
+        // Each MemberCluster document's id and name, in order.
+        let members: Vec<(u64, Option<&str>)> = self
             .input
             .documents
             .iter()
             .zip(&self.ids)
             .filter(|(d, _)| d.kind == MEMBER)
-            .map(|(_, &id)| id)
+            .map(|(d, &id)| (id, d.name.as_deref()))
             .collect();
         let (old, mut clusters) = match self.fleet.take() {
             Some((_, t, _, p)) if t == at => (
@@ -459,9 +460,9 @@ impl Session {
         // document read since has an id from `self.decoded_from` on: one walk finds them.
         let mut old = old.into_iter();
         let known = self.decoded_from;
-        let mut decoded = Vec::with_capacity(ids.len());
+        let mut decoded = Vec::with_capacity(members.len());
         let (p, admitted) = placement::prepare_fleet(&self.input, at.0, |i, doc| {
-            let id = ids.get(i).copied().unwrap_or(u64::MAX);
+            let id = members.get(i).map_or(u64::MAX, |m| m.0);
             let mut kept = None;
             if id < known {
                 kept = old.by_ref().find(|(was, _)| *was == id).map(|(_, d)| d);
@@ -484,17 +485,11 @@ impl Session {
             (cluster, errors)
         });
         let fleet = &p.fleet.clusters;
-        let mut names = self
-            .input
-            .documents
-            .iter()
-            .filter(|d| d.kind == MEMBER)
-            .map(|d| d.name.as_deref());
         self.decoded = decoded
             .into_iter()
             .zip(&admitted)
-            .map(|((id, cluster, errors), &a)| {
-                let name = names.next().flatten();
+            .zip(&members)
+            .map(|(((id, cluster, errors), &a), &(_, name))| {
                 let slot = a
                     .then_some(name)
                     .flatten()
@@ -516,6 +511,10 @@ impl Session {
     /// Reads the sources, re-reading only what changed since the last call; returns whether
     /// the input read changed.
     pub fn update(&mut self, sources: &[Source]) -> bool {
+        // Unchanged sources are not copied.
+        if self.unchanged(sources) {
+            return false;
+        }
         self.update_owned(sources.to_vec())
     }
 
@@ -531,22 +530,30 @@ impl Session {
         changed
     }
 
-    fn read(&mut self, sources: &[Source]) -> bool {
-        let same_names = self.sources.len() == sources.len()
+    fn same_names(&self, sources: &[Source]) -> bool {
+        self.sources.len() == sources.len()
             && self
                 .sources
                 .iter()
                 .zip(sources)
-                .all(|(a, b)| a.name == b.name);
-        if same_names
+                .all(|(a, b)| a.name == b.name)
+    }
+
+    /// Whether `sources` are those last read, names and texts.
+    fn unchanged(&self, sources: &[Source]) -> bool {
+        self.same_names(sources)
             && self
                 .sources
                 .iter()
                 .zip(sources)
                 .all(|(a, b)| a.text == b.text)
-        {
+    }
+
+    fn read(&mut self, sources: &[Source]) -> bool {
+        if self.unchanged(sources) {
             return false;
         }
+        let same_names = self.same_names(sources);
         // What this module does not take apart is read the ordinary way: line endings and
         // byte order marks (read_source normalises them per source), the size cap, AKS facts
         // joined across documents and capped diagnostics.

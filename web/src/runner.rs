@@ -140,7 +140,7 @@ struct FactCache {
 impl FactCache {
     fn update(&mut self, session: &Session, policy: &str) -> Rc<Facts> {
         let members = session.members_generation();
-        let changed = members != self.members || self.order.is_empty();
+        let changed = members != self.members;
         if changed {
             self.read(session);
             self.members = members;
