@@ -378,3 +378,61 @@ fn a_document_keeps_its_id_until_its_text_is_read_again() {
     all.dedup();
     assert_eq!(all.len(), before.len() + 2);
 }
+
+/// A keystroke inside one item's indented lines reads that item only: every other document
+/// keeps its id (what the playground keeps per document), the result is the whole read's,
+/// also for the last item of a text without a final newline and for edits that add a line
+/// or leave the item's indentation.
+#[test]
+fn a_keystroke_inside_one_item_reads_that_item_only() {
+    let mut fleet = kubectl_fleet(6);
+    let policy = POLICY.to_string();
+    let mut s = Session::new();
+    check(&mut s, &fleet, &policy, "first read");
+    let ids = |s: &Session| s.document_ids().to_vec();
+    let item = |fleet: &str, name: &str| fleet.find(name).unwrap_or(0);
+
+    // Within a line of item 3 (its labels), then the edit undone.
+    let before = ids(&s);
+    let at3 = item(&fleet, "name: member-003");
+    let env = fleet[..at3].rfind("env: ").unwrap_or(0) + "env: ".len();
+    fleet.insert(env, 'x');
+    assert!(check(&mut s, &fleet, &policy, "a label of item 3"));
+    let after = ids(&s);
+    assert_eq!(before.len(), after.len());
+    let kept: Vec<bool> = before.iter().zip(&after).map(|(a, b)| a == b).collect();
+    // Six items, then the policy.
+    assert_eq!(kept, [true, true, true, false, true, true, true]);
+    fleet.remove(env);
+    assert!(check(&mut s, &fleet, &policy, "item 3 as it was"));
+
+    // The heartbeat of the last item, in a text that ends without a newline.
+    // (The list's kind and metadata moved before its items.)
+    let tail = fleet.find("kind: List").unwrap_or(fleet.len());
+    let items = fleet[..tail].replacen("apiVersion: v1\nitems:\n", "", 1);
+    let last = format!(
+        "apiVersion: v1\n{}items:\n{}",
+        &fleet[tail..],
+        items.trim_end()
+    );
+    check(&mut s, &last, &policy, "no final newline");
+    let before = ids(&s);
+    let mut edited = last.clone();
+    let count = edited.rfind("value: \"").unwrap_or(0) + "value: \"".len();
+    edited.insert(count, '1');
+    check(&mut s, &edited, &policy, "the last item's node count");
+    let after = ids(&s);
+    assert_eq!(before[..5], after[..5]);
+    assert_ne!(before[5], after[5]);
+    assert_eq!(before[6], after[6]);
+
+    // A line added inside item 2, and a line moved out to column 0 (an item's structure
+    // changes): read as a whole read reads them.
+    let at2 = item(&fleet, "name: member-002");
+    let spec = at2 + fleet[at2..].find("  spec:").unwrap_or(0);
+    fleet.insert_str(spec, "  annotations: {a: b}\n");
+    check(&mut s, &fleet, &policy, "a line added in item 2");
+    let status = at2 + fleet[at2..].find("  status:").unwrap_or(0);
+    fleet.replace_range(status..status + 2, "");
+    check(&mut s, &fleet, &policy, "status at column 0");
+}
