@@ -244,6 +244,17 @@ fn list_parts<'a>(whole: &'a str, chunk: &Chunk<'a>) -> Option<Part<'a>> {
 }
 
 /// The lines of `text` as byte ranges, each with its newline.
+/// Whether a document marker (`---`, or `...` when `comment`: it may be followed by a comment)
+/// starts the line at `at`, as `split_documents` takes one.
+fn marker(b: &[u8], at: usize, head: &[u8], comment: bool) -> bool {
+    b.get(at..at + 3) == Some(head)
+        && match b.get(at + 3) {
+            None | Some(b' ' | b'\t' | b'\n' | b'\r') => true,
+            Some(b'#') => comment,
+            _ => false,
+        }
+}
+
 fn lines(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
     let len = text.len();
     let mut from = 0;
@@ -719,7 +730,7 @@ fn read_source(
         changed: false,
         members: false,
     };
-    if let Some(pieces) = r.one_item_edited(text, old_text, out, ids) {
+    if let Some(pieces) = r.edit_in_place(text, old_text, out, ids) {
         *changed |= r.changed;
         *members |= r.members;
         *next_id = r.next_id;
@@ -785,13 +796,18 @@ struct Reader<'a, 'c> {
 }
 
 impl Reader<'_, '_> {
-    /// The usual keystroke in a large `kind: List`: an edit within the indented lines of one
-    /// item that adds or removes no line. Splitting the text again would give the same pieces
-    /// (a line that starts with a space neither starts an item nor ends a document), so the
-    /// item is read again and the other pieces move over without the text being split (most
-    /// of a keystroke's time in a 28 MB dump). `None` when the edit is not such an edit, or
-    /// the item does not read on its own (the text is then read in the usual way).
-    fn one_item_edited(
+    /// The usual keystroke in a large input: an edit that leaves the text's structure as it
+    /// was, so that splitting the text again would give the same pieces. The piece edited is
+    /// read again and the others move over without the text being split (most of a
+    /// keystroke's time in a 28 MB dump). Three such edits: within the indented lines of one
+    /// list item (a line that starts with a space neither starts an item nor ends a
+    /// document), within a document read whole, and in the lines after the items of a list
+    /// that ends the text (`kind: List`, its metadata, blank space typed after it). None of
+    /// them touches a line that starts with `-` or `.` (a document marker); those that are
+    /// followed by other pieces add or remove no line (the pieces' lines would move). `None`
+    /// when the edit is not such an edit, or what it gives does not read as the same
+    /// structure (the text is then read in the usual way).
+    fn edit_in_place(
         &mut self,
         text: &str,
         old_text: &str,
@@ -800,25 +816,46 @@ impl Reader<'_, '_> {
     ) -> Option<Vec<Piece>> {
         let (new, was) = (text.as_bytes(), old_text.as_bytes());
         let (old_end, new_end) = (self.old_len - self.suffix, self.new_len - self.suffix);
-        // The lines the edit touches, in the old text and in the new.
+        // The lines the edit touches, in the old text and in the new: `from..old_to` and
+        // `from..new_to` (up to the newline that ends the last of them).
         let from = memchr::memrchr(b'\n', &was[..self.prefix]).map_or(0, |n| n + 1);
-        // The piece holding them (pieces are in text order, and end at a line's end).
         let old = self.old;
+        // The first piece that ends after `from` (pieces are in text order and end at a
+        // line's end).
         let k = old.partition_point(|o| o.end <= from);
-        let o = old.get(k)?;
-        if o.start > from || old_end > o.end || !matches!(o.kind, Kind::Item(_)) {
+        let last = k + 1 >= old.len();
+        let within = old.get(k).filter(|o| o.start <= from);
+        if within.is_some_and(|o| old_end > o.end) {
             return None;
         }
         let lines_in = |b: &[u8]| memchr::memchr_iter(b'\n', b).count();
-        if lines_in(&was[self.prefix..old_end]) != lines_in(&new[self.prefix..new_end]) {
+        if !last && lines_in(&was[self.prefix..old_end]) != lines_in(&new[self.prefix..new_end]) {
             return None;
         }
         let line_end =
             |b: &[u8], at: usize| memchr::memchr(b'\n', &b[at..]).map_or(b.len(), |n| at + n);
         let (old_to, new_to) = (line_end(was, old_end), line_end(new, new_end));
-        let inside = old_to < o.end || (old_to == o.end && o.end == self.old_len);
-        let indented = |b: &[u8]| b.split(|&c| c == b'\n').all(|l| l.first() == Some(&b' '));
-        if !inside || !indented(&was[from..old_to]) || !indented(&new[from..new_to]) {
+        let lines_all = |starts: &dyn Fn(Option<&u8>) -> bool| {
+            let all = |b: &[u8]| b.split(|&c| c == b'\n').all(|l| starts(l.first()));
+            all(&was[from..old_to]) && all(&new[from..new_to])
+        };
+        let no_marker = |c: Option<&u8>| !matches!(c, Some(b'-' | b'.'));
+        let Some(o) = within else {
+            // After every piece: the lines after the items of a list that ends the text.
+            let prev = old.get(k.checked_sub(1)?)?;
+            if k != old.len() || !matches!(prev.kind, Kind::Item(_)) || from <= prev.end {
+                return None;
+            }
+            if !lines_all(&no_marker) || !self.frame_still_list(text, prev) {
+                return None;
+            }
+            for o in old {
+                self.cursor.take(o.counts, out, ids);
+            }
+            self.next_old = old.len();
+            return Some(old.to_vec());
+        };
+        if old_to >= o.end && !(old_to == o.end && o.end == self.old_len) {
             return None;
         }
         let end = (o.end + self.new_len).checked_sub(self.old_len)?;
@@ -828,7 +865,34 @@ impl Reader<'_, '_> {
             first_line: o.first_line,
             kind: o.kind,
         };
-        let fresh = read_item(self.source, o.index, &p)?;
+        let (fresh, next) = match o.kind {
+            Kind::Item(_) => {
+                if !lines_all(&|c| c == Some(&b' ')) {
+                    return None;
+                }
+                (read_item(self.source, o.index, &p)?, o.next)
+            }
+            Kind::Chunk => {
+                let chunk = Chunk {
+                    text: p.text,
+                    first_line: p.first_line,
+                };
+                if !lines_all(&no_marker) || list_parts(text, &chunk).is_some() {
+                    return None;
+                }
+                let mut fresh = Input::default();
+                let next = read_chunks(
+                    self.source,
+                    std::slice::from_ref(&chunk),
+                    o.index,
+                    &mut fresh,
+                );
+                if next != o.next && !last {
+                    return None;
+                }
+                (fresh, next)
+            }
+        };
         let mut pieces = Vec::with_capacity(old.len());
         for o in &old[..k] {
             self.cursor.take(o.counts, out, ids);
@@ -842,7 +906,7 @@ impl Reader<'_, '_> {
             first_line: o.first_line,
             kind: o.kind,
             index: o.index,
-            next: o.next,
+            next,
             counts: fresh.mark(),
             newest: newest(&fresh),
             members: has_members(&fresh),
@@ -861,6 +925,39 @@ impl Reader<'_, '_> {
         }
         self.next_old = old.len();
         Some(pieces)
+    }
+
+    /// Whether the list whose last item is `last` still reads as a list with its lines after
+    /// the items as `text` now has them: its head (from the document's start to its first
+    /// item) and those lines, as splitting the text would give its frame.
+    fn frame_still_list(&self, text: &str, last: &Piece) -> bool {
+        let items = self
+            .old
+            .iter()
+            .rev()
+            .take_while(|o| o.index == last.index && matches!(o.kind, Kind::Item(_)));
+        let Some(first) = items.last() else {
+            return false;
+        };
+        // The document starts after the last marker line before its first item.
+        let b = text.as_bytes();
+        let mut start = first.start;
+        while start > 0 {
+            let line = memchr::memrchr(b'\n', &b[..start - 1]).map_or(0, |n| n + 1);
+            if marker(b, line, b"---", false) {
+                start = line;
+                break;
+            }
+            if marker(b, line, b"...", true) {
+                break;
+            }
+            start = line;
+        }
+        let (Some(head), Some(tail)) = (text.get(start..first.start), text.get(last.end..)) else {
+            return false;
+        };
+        let first_line = first.first_line.saturating_sub(lines(head).count() as u32);
+        frame_is_list(&format!("{head}{tail}"), first_line)
     }
 
     /// Where a new piece at `start` (`len` bytes) was in the old text, if it lies wholly

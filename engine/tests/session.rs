@@ -436,3 +436,60 @@ fn a_keystroke_inside_one_item_reads_that_item_only() {
     fleet.replace_range(status..status + 2, "");
     check(&mut s, &fleet, &policy, "status at column 0");
 }
+
+/// Typing after a list's items (its `kind: List`, its metadata, blank space at the end of
+/// the editor) reads nothing again while the list stays a list, also when a document comes
+/// before the list; typing that makes it something else is read as a whole read reads it.
+#[test]
+fn typing_after_a_lists_items_keeps_its_items() {
+    let policy = POLICY.to_string();
+    for before in ["", "apiVersion: v1\nkind: Namespace\nmetadata: {name: ns}\n---\n"] {
+        let mut fleet = format!("{before}{}\n", kubectl_fleet(5));
+        let mut s = Session::new();
+        check(&mut s, &fleet, &policy, "first read");
+        let ids = s.document_ids().to_vec();
+        for key in [" ", " ", "#", " x"] {
+            fleet.push_str(key);
+            assert!(!check(&mut s, &fleet, &policy, "typed after the list"));
+            assert_eq!(s.document_ids(), ids);
+        }
+        let meta = fleet.rfind("resourceVersion").unwrap_or(0);
+        fleet.insert_str(meta, "a: b, ");
+        assert!(!check(&mut s, &fleet, &policy, "the list's metadata"));
+        assert_eq!(s.document_ids(), ids);
+        // The list's items key given twice, then not: the list is read whole, then in items.
+        fleet.push_str("\nitems: 5");
+        check(&mut s, &fleet, &policy, "items twice");
+        let end = fleet.len() - "\nitems: 5".len();
+        fleet.truncate(end);
+        check(&mut s, &fleet, &policy, "items once again");
+        fleet.push_str("\n---\nkind: Namespace");
+        check(&mut s, &fleet, &policy, "a document after the list");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    /// The same, with the edits at the end of a fleet whose list follows another document.
+    #[test]
+    fn random_edits_at_the_end_give_the_report_of_the_final_text(
+        edits in prop::collection::vec(
+            (0.9..1.0f64, 0usize..6, prop::sample::select(vec![
+                "", " ", "\n", "#", "x", "-", "- ", ": ", "  ", "'", "{", "---\n", "...\n",
+                "\t", "items:\n", "kind: List\n", "kind: Lust", "  - a", "apiVersion: v1\n",
+            ])),
+            1..12,
+        )
+    ) {
+        let mut fleet = format!(
+            "apiVersion: v1\nkind: Namespace\nmetadata: {{name: ns}}\n---\n{}",
+            kubectl_fleet(4)
+        );
+        let mut s = Session::new();
+        check(&mut s, &fleet, POLICY, "first read");
+        for (k, (at, len, insert)) in edits.into_iter().enumerate() {
+            edit(&mut fleet, at, len, insert);
+            check(&mut s, &fleet, POLICY, &format!("edit {k}"));
+        }
+    }
+}
