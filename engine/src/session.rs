@@ -492,15 +492,22 @@ impl Session {
             (cluster, errors)
         });
         let fleet = &p.fleet.clusters;
+        // Each admitted cluster's place in the fleet (sorted by name). A dump lists its
+        // clusters by name, so the next place is tried before a search.
+        let mut next = 0;
         self.decoded = decoded
             .into_iter()
             .zip(&admitted)
             .zip(&members)
             .map(|(((id, cluster, errors), &a), &(_, name))| {
-                let slot = a
-                    .then_some(name)
-                    .flatten()
-                    .and_then(|n| fleet.binary_search_by(|c| c.name.as_str().cmp(n)).ok());
+                let slot = a.then_some(name).flatten().and_then(|n| {
+                    let at = match fleet.get(next) {
+                        Some(c) if c.name == n => next,
+                        _ => fleet.binary_search_by(|c| c.name.as_str().cmp(n)).ok()?,
+                    };
+                    next = at + 1;
+                    Some(at)
+                });
                 (
                     id,
                     Decoded {

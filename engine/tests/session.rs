@@ -443,7 +443,10 @@ fn a_keystroke_inside_one_item_reads_that_item_only() {
 #[test]
 fn typing_after_a_lists_items_keeps_its_items() {
     let policy = POLICY.to_string();
-    for before in ["", "apiVersion: v1\nkind: Namespace\nmetadata: {name: ns}\n---\n"] {
+    for before in [
+        "",
+        "apiVersion: v1\nkind: Namespace\nmetadata: {name: ns}\n---\n",
+    ] {
         let mut fleet = format!("{before}{}\n", kubectl_fleet(5));
         let mut s = Session::new();
         check(&mut s, &fleet, &policy, "first read");

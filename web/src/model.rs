@@ -194,9 +194,19 @@ pub fn apply_changes(text: &mut String, changes: &[Change], len16: usize) -> boo
     if !fits || !at.iter().all(|&b| text.is_char_boundary(b)) {
         return false;
     }
-    for (c, range) in changes.iter().zip(at.chunks_exact(2)).rev() {
-        text.replace_range(range[0]..range[1], &c.insert);
+    // One pass into a new text: `String::replace_range` inserts byte by byte (a 7.7 MB paste
+    // took 70 ms of it in Chromium) and moves the rest of the text once per change.
+    let removed: usize = at.chunks_exact(2).map(|r| r[1] - r[0]).sum();
+    let inserted: usize = changes.iter().map(|c| c.insert.len()).sum();
+    let mut out = String::with_capacity(text.len() - removed + inserted);
+    let mut kept = 0;
+    for (c, range) in changes.iter().zip(at.chunks_exact(2)) {
+        out.push_str(&text[kept..range[0]]);
+        out.push_str(&c.insert);
+        kept = range[1];
     }
+    out.push_str(&text[kept..]);
+    *text = out;
     let len = if ascii && changes.iter().all(|c| c.insert.is_ascii()) {
         text.len()
     } else {
