@@ -177,6 +177,14 @@ fn common_suffix(a: &[u8], b: &[u8], max: usize) -> usize {
     i
 }
 
+/// The common prefix of two texts and their common suffix after it: the edit from one to the
+/// other lies between them.
+fn common_ends(a: &[u8], b: &[u8]) -> (usize, usize) {
+    let prefix = common_prefix(a, b);
+    let max_suffix = a.len().min(b.len()) - prefix;
+    (prefix, common_suffix(a, b, max_suffix))
+}
+
 fn offset(whole: &str, part: &str) -> usize {
     part.as_ptr() as usize - whole.as_ptr() as usize
 }
@@ -565,22 +573,22 @@ impl Session {
 
     fn read(&mut self, sources: &[Source]) -> bool {
         let same_names = self.same_names(sources);
-        // Each text's common prefix with the one before, worked out once: it says whether
-        // the text changed and where its edit starts (a 28 MB dump is not compared thrice).
-        let prefixes: Vec<usize> = if same_names {
+        // Each text's common prefix and suffix with the one before, worked out once: they
+        // say whether the text changed and where (a 28 MB dump is not compared thrice).
+        let edits: Vec<(usize, usize)> = if same_names {
             self.sources
                 .iter()
                 .zip(sources)
-                .map(|(a, b)| common_prefix(a.text.as_bytes(), b.text.as_bytes()))
+                .map(|(a, b)| common_ends(a.text.as_bytes(), b.text.as_bytes()))
                 .collect()
         } else {
             Vec::new()
         };
-        let unchanged = |(p, (a, b)): (&usize, (&SourceState, &Source))| {
-            *p == a.text.len() && *p == b.text.len()
+        let unchanged = |(e, (a, b)): (&(usize, usize), (&SourceState, &Source))| {
+            e.0 == a.text.len() && e.0 == b.text.len()
         };
         if same_names
-            && prefixes
+            && edits
                 .iter()
                 .zip(self.sources.iter().zip(sources))
                 .all(unchanged)
@@ -590,12 +598,22 @@ impl Session {
         // What this module does not take apart is read the ordinary way: line endings and
         // byte order marks (read_source normalises them per source), the size cap, AKS facts
         // joined across documents and capped diagnostics.
+        // Texts read in pieces were plain: of an edited one, only what the edit put there is
+        // searched.
+        let no_cr = |i: usize, s: &Source| {
+            let (from, to) = match edits.get(i) {
+                Some(&(prefix, suffix)) if self.pieced => (prefix, s.text.len() - suffix),
+                _ => (0, s.text.len()),
+            };
+            !s.text.as_bytes()[from..to].contains(&b'\r')
+        };
         let plain = sources
             .iter()
-            .all(|s| !s.text.starts_with('\u{feff}') && !s.text.contains('\r'))
+            .enumerate()
+            .all(|(i, s)| !s.text.starts_with('\u{feff}') && no_cr(i, s))
             && sources.iter().map(|s| s.text.len()).sum::<usize>() <= MAX_INPUT_BYTES;
         let read = if plain && same_names && self.pieced {
-            self.read_pieces(sources, &prefixes)
+            self.read_pieces(sources, &edits)
         } else if plain {
             self.sources = sources
                 .iter()
@@ -663,7 +681,7 @@ impl Session {
     fn read_pieces(
         &mut self,
         sources: &[Source],
-        prefixes: &[usize],
+        edits: &[(usize, usize)],
     ) -> Option<(Input, Vec<u64>, bool, bool)> {
         let mut cursor = Cursor::new(
             std::mem::take(&mut self.input),
@@ -675,10 +693,10 @@ impl Session {
         let mut members = false;
         for (i, (state, source)) in self.sources.iter_mut().zip(sources).enumerate() {
             let (old, new) = (state.text.as_bytes(), source.text.as_bytes());
-            let prefix = prefixes
+            let (prefix, suffix) = edits
                 .get(i)
                 .copied()
-                .unwrap_or_else(|| common_prefix(old, new));
+                .unwrap_or_else(|| common_ends(old, new));
             if prefix == old.len() && prefix == new.len() {
                 for p in &state.pieces {
                     cursor.take(p.counts, &mut out, &mut ids);
@@ -689,7 +707,7 @@ impl Session {
             let pieces = read_source(
                 source,
                 &state.text,
-                prefix,
+                (prefix, suffix),
                 &old,
                 &mut cursor,
                 &mut out,
@@ -711,7 +729,7 @@ impl Session {
 fn read_source(
     source: &Source,
     old_text: &str,
-    prefix: usize,
+    (prefix, suffix): (usize, usize),
     old: &[Piece],
     cursor: &mut Cursor,
     out: &mut Input,
@@ -722,8 +740,6 @@ fn read_source(
 ) -> Vec<Piece> {
     let text = source.text.as_str();
     // The edit lies between the common prefix and the common suffix of the two texts.
-    let max_suffix = text.len().min(old_text.len()) - prefix;
-    let suffix = common_suffix(text.as_bytes(), old_text.as_bytes(), max_suffix);
     let mut r = Reader {
         source,
         new_len: text.len(),

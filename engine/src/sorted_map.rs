@@ -70,8 +70,12 @@ impl<K: Ord, V> SortedMap<K, V> {
     }
 
     fn build(mut entries: Vec<(K, V)>, last_wins: bool) -> Self {
-        // Stable: of equal keys, the later entry is the later insert.
-        entries.sort_by(|a, b| a.0.cmp(&b.0));
+        // Stable: of equal keys, the later entry is the later insert. Input often comes
+        // sorted (kubectl prints maps by key and lists by name): one pass finds it so, where
+        // the wasm builds' size-optimised sort would merge-sort it anyway.
+        if !entries.is_sorted_by(|a, b| a.0 <= b.0) {
+            entries.sort_by(|a, b| a.0.cmp(&b.0));
+        }
         let mut out: Vec<(K, V)> = Vec::with_capacity(entries.len());
         for e in entries {
             match out.last_mut() {

@@ -160,20 +160,15 @@ impl FactCache {
         } else if !changed {
             return self.shown.clone();
         }
-        // The engine uses the first MemberCluster of a name. Sorted by name (a stable sort
-        // keeps the first of a name first; a dump is already in name order) and built in one
-        // pass, not inserted one by one: O(n) on every edit of a 10,000-cluster fleet.
-        let mut named: Vec<&DocFacts> = self
-            .order
-            .iter()
-            .filter_map(|id| self.docs.get(id)?.as_ref())
-            .collect();
-        named.sort_by(|a, b| a.name.cmp(&b.name));
-        named.dedup_by(|later, first| later.name == first.name);
-        let shown: Facts = named
-            .into_iter()
-            .map(|d| (d.name.clone(), d.shown.clone()))
-            .collect();
+        // The engine uses the first MemberCluster of a name. Built in one pass, not inserted
+        // one by one (a dump is already in name order).
+        let shown = Facts::first_wins(
+            self.order
+                .iter()
+                .filter_map(|id| self.docs.get(id)?.as_ref())
+                .map(|d| (d.name.clone(), d.shown.clone()))
+                .collect(),
+        );
         if *self.shown != shown {
             self.shown = Rc::new(shown);
         }

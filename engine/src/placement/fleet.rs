@@ -96,7 +96,11 @@ pub struct Fleet {
 impl Fleet {
     /// A fleet from clusters with unique names.
     pub fn new(mut clusters: Vec<FleetCluster>) -> Self {
-        clusters.sort_by(|a, b| a.name.cmp(&b.name));
+        // Already in name order when read from a dump: checked in one pass (the wasm builds'
+        // size-optimised sort would merge-sort 10,000 clusters on every keystroke).
+        if !clusters.is_sorted_by(|a, b| a.name <= b.name) {
+            clusters.sort_by(|a, b| a.name.cmp(&b.name));
+        }
         let names = clusters
             .iter()
             .map(|c| Arc::from(c.name.as_str()))

@@ -195,6 +195,7 @@ pub fn prepare_fleet(
     let mut clusters: Vec<FleetCluster> = Vec::new();
     // Fx hashing: a keystroke in a large fleet prepares it again (10,000 names).
     let mut names: FxHashSet<String> = FxHashSet::default();
+    names.reserve(input.documents.len());
     let mut admitted = Vec::new();
     for (i, doc) in input.of_kind("MemberCluster").enumerate() {
         let (cluster, errors) = decode(i, doc);

@@ -7,8 +7,8 @@ use super::Shared;
 use fleet_policy::placement::report::{
     FilterReason, Picked, PlacementResult, TermMismatch, TermOutcome, TermScore,
 };
+use fleet_policy::sorted_map::SortedMap;
 use fleet_policy::EvaluateReport;
-use std::collections::BTreeMap;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -16,7 +16,7 @@ use yew::prelude::*;
 const FIRST_ROWS: usize = 50;
 
 /// Key labels and properties per cluster (the ones the policy mentions).
-pub type Facts = BTreeMap<String, Rc<[(String, String)]>>;
+pub type Facts = SortedMap<String, Rc<[(String, String)]>>;
 
 /// Props of [`PlacementView`].
 #[derive(Properties, PartialEq)]
