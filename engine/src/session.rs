@@ -48,6 +48,23 @@ struct Piece {
     members: bool,
 }
 
+impl Piece {
+    /// The piece planned as `p` (with its `index` and `next`, as above), read as `fresh`.
+    fn read(p: &Planned, index: usize, next: usize, fresh: &Input) -> Piece {
+        Piece {
+            start: p.start,
+            end: p.start + p.text.len(),
+            first_line: p.first_line,
+            kind: p.kind,
+            index,
+            next,
+            counts: fresh.mark(),
+            newest: newest(fresh),
+            members: has_members(fresh),
+        }
+    }
+}
+
 /// One source as last read.
 #[derive(Debug, Clone, Default)]
 struct SourceState {
@@ -923,17 +940,7 @@ impl Reader<'_, '_> {
         }
         self.next_old = k;
         self.replaced(&p, o.index, &fresh);
-        pieces.push(Piece {
-            start: o.start,
-            end,
-            first_line: o.first_line,
-            kind: o.kind,
-            index: o.index,
-            next,
-            counts: fresh.mark(),
-            newest: newest(&fresh),
-            members: has_members(&fresh),
-        });
+        pieces.push(Piece::read(&p, o.index, next, &fresh));
         self.fresh_ids(&fresh, ids);
         append(out, fresh);
         // The pieces after the edit moved by the length it added or removed.
@@ -1090,17 +1097,7 @@ impl Reader<'_, '_> {
         let mut fresh = Input::default();
         let next = read_chunks(self.source, std::slice::from_ref(chunk), index, &mut fresh);
         self.replaced(&p, index, &fresh);
-        pieces.push(Piece {
-            start,
-            end: start + chunk.text.len(),
-            first_line: chunk.first_line,
-            kind: Kind::Chunk,
-            index,
-            next,
-            counts: fresh.mark(),
-            newest: newest(&fresh),
-            members: has_members(&fresh),
-        });
+        pieces.push(Piece::read(&p, index, next, &fresh));
         self.fresh_ids(&fresh, ids);
         append(out, fresh);
         next
@@ -1119,17 +1116,7 @@ impl Reader<'_, '_> {
             }
             let fresh = read_item(self.source, list, p)?;
             self.replaced(p, list, &fresh);
-            pieces.push(Piece {
-                start: p.start,
-                end: p.start + p.text.len(),
-                first_line: p.first_line,
-                kind: p.kind,
-                index: list,
-                next: list,
-                counts: fresh.mark(),
-                newest: newest(&fresh),
-                members: has_members(&fresh),
-            });
+            pieces.push(Piece::read(p, list, list, &fresh));
             self.fresh_ids(&fresh, &mut ids);
             append(&mut local, fresh);
         }
