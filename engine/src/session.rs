@@ -6,8 +6,8 @@
 //! whole text: anything this module does not recognise is read the ordinary way.
 
 use crate::input::documents::{
-    parse_text, read_chunks, read_list_item, split_documents, Chunk, Mark, MAX_DIAGNOSTICS,
-    MAX_INPUT_BYTES,
+    is_marker, parse_text, read_chunks, read_list_item, split_documents, Chunk, Mark,
+    MAX_DIAGNOSTICS, MAX_INPUT_BYTES,
 };
 use crate::input::node::Value;
 use crate::input::{Diagnostic, Document, Input, Node, Source};
@@ -269,17 +269,6 @@ fn list_parts<'a>(whole: &'a str, chunk: &Chunk<'a>) -> Option<Part<'a>> {
 }
 
 /// The lines of `text` as byte ranges, each with its newline.
-/// Whether a document marker (`---`, or `...` when `comment`: it may be followed by a comment)
-/// starts the line at `at`, as `split_documents` takes one.
-fn marker(b: &[u8], at: usize, head: &[u8], comment: bool) -> bool {
-    b.get(at..at + 3) == Some(head)
-        && match b.get(at + 3) {
-            None | Some(b' ' | b'\t' | b'\n' | b'\r') => true,
-            Some(b'#') => comment,
-            _ => false,
-        }
-}
-
 fn lines(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
     let len = text.len();
     let mut from = 0;
@@ -612,11 +601,8 @@ impl Session {
         {
             return false;
         }
-        // What this module does not take apart is read the ordinary way: line endings and
-        // byte order marks (read_source normalises them per source), the size cap, AKS facts
-        // joined across documents and capped diagnostics.
         // Texts read in pieces were plain: of an edited one, only what the edit put there is
-        // searched.
+        // searched for a carriage return.
         let no_cr = |i: usize, s: &Source| {
             let (from, to) = match edits.get(i) {
                 Some(&(prefix, suffix)) if self.pieced => (prefix, s.text.len() - suffix),
@@ -624,6 +610,9 @@ impl Session {
             };
             !s.text.as_bytes()[from..to].contains(&b'\r')
         };
+        // What this module does not take apart is read the ordinary way: line endings and
+        // byte order marks (read_source normalises them per source), the size cap, AKS facts
+        // joined across documents and capped diagnostics.
         let plain = sources
             .iter()
             .enumerate()
@@ -939,10 +928,7 @@ impl Reader<'_, '_> {
             pieces.push(o.clone());
         }
         self.next_old = k;
-        self.replaced(&p, o.index, &fresh);
-        pieces.push(Piece::read(&p, o.index, next, &fresh));
-        self.fresh_ids(&fresh, ids);
-        append(out, fresh);
+        pieces.push(self.read_again(&p, o.index, next, fresh, out, ids));
         // The pieces after the edit moved by the length it added or removed.
         let shift = |at: usize| at + self.new_len - self.old_len;
         for o in &old[k + 1..] {
@@ -974,11 +960,11 @@ impl Reader<'_, '_> {
         let mut start = first.start;
         while start > 0 {
             let line = memchr::memrchr(b'\n', &b[..start - 1]).map_or(0, |n| n + 1);
-            if marker(b, line, b"---", false) {
+            if is_marker(b, line, b"---", false) {
                 start = line;
                 break;
             }
-            if marker(b, line, b"...", true) {
+            if is_marker(b, line, b"...", true) {
                 break;
             }
             start = line;
@@ -1096,10 +1082,7 @@ impl Reader<'_, '_> {
         }
         let mut fresh = Input::default();
         let next = read_chunks(self.source, std::slice::from_ref(chunk), index, &mut fresh);
-        self.replaced(&p, index, &fresh);
-        pieces.push(Piece::read(&p, index, next, &fresh));
-        self.fresh_ids(&fresh, ids);
-        append(out, fresh);
+        pieces.push(self.read_again(&p, index, next, fresh, out, ids));
         next
     }
 
@@ -1115,12 +1098,27 @@ impl Reader<'_, '_> {
                 continue;
             }
             let fresh = read_item(self.source, list, p)?;
-            self.replaced(p, list, &fresh);
-            pieces.push(Piece::read(p, list, list, &fresh));
-            self.fresh_ids(&fresh, &mut ids);
-            append(&mut local, fresh);
+            pieces.push(self.read_again(p, list, list, fresh, &mut local, &mut ids));
         }
         Some((local, ids, pieces))
+    }
+
+    /// The piece planned as `p`, read again as `fresh`: noted against the old piece at its
+    /// place, its documents given new ids and added to `out`.
+    fn read_again(
+        &mut self,
+        p: &Planned,
+        index: usize,
+        next: usize,
+        fresh: Input,
+        out: &mut Input,
+        ids: &mut Vec<u64>,
+    ) -> Piece {
+        self.replaced(p, index, &fresh);
+        let piece = Piece::read(p, index, next, &fresh);
+        self.fresh_ids(&fresh, ids);
+        append(out, fresh);
+        piece
     }
 
     /// New ids for the documents of a piece just read.

@@ -202,23 +202,21 @@ impl FactCache {
             return;
         }
         let current: FxHashSet<u64> = self.order.iter().copied().collect();
-        let gone: Vec<u64> = self
-            .docs
-            .keys()
-            .filter(|id| !current.contains(id))
-            .copied()
-            .collect();
-        let old = gone.into_iter().filter_map(|id| self.docs.remove(&id));
-        for d in old.flatten() {
-            for (k, _) in &d.all {
-                if let Some(n) = self.keys.get_mut(k) {
+        let keys = &mut self.keys;
+        self.docs.retain(|id, d| {
+            if current.contains(id) {
+                return true;
+            }
+            for (k, _) in d.iter().flat_map(|d| &d.all) {
+                if let Some(n) = keys.get_mut(k) {
                     *n -= 1;
                     if *n == 0 {
-                        self.keys.remove(k);
+                        keys.remove(k);
                     }
                 }
             }
-        }
+            false
+        });
     }
 }
 

@@ -935,21 +935,24 @@ pub(crate) struct Chunk<'a> {
 
 /// Splits a stream at `---` document markers written at the start of a line, and after `...`
 /// document end markers (a document may follow one without `---`).
+/// Whether the line at `at` of `b` is a document marker `head` (`---` or `...`): the three
+/// characters alone on their line or before a space (or a comment, when `comment`: after
+/// `...`).
+pub(crate) fn is_marker(b: &[u8], at: usize, head: &[u8], comment: bool) -> bool {
+    b.get(at..at + 3) == Some(head)
+        && match b.get(at + 3) {
+            None | Some(b' ' | b'\t' | b'\n' | b'\r') => true,
+            Some(b'#') => comment,
+            _ => false,
+        }
+}
+
 pub(crate) fn split_documents(text: &str) -> Vec<Chunk<'_>> {
     let b = text.as_bytes();
     let mut chunks = Vec::new();
     let mut start = 0;
     let mut start_line = 1u32;
-    // A marker is three characters alone on their line or before a space (or a comment,
-    // after `...`).
-    let marker = |at: usize, head: &[u8], comment: bool| {
-        b.get(at..at + 3) == Some(head)
-            && match b.get(at + 3) {
-                None | Some(b' ' | b'\t' | b'\n' | b'\r') => true,
-                Some(b'#') => comment,
-                _ => false,
-            }
-    };
+    let marker = |at: usize, head: &[u8], comment: bool| is_marker(b, at, head, comment);
     let line_starts = std::iter::once(0).chain(
         memchr::memchr_iter(b'\n', b)
             .map(|i| i + 1)

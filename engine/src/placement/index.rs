@@ -133,8 +133,7 @@ type RawCell = (u32, Option<usize>, f64);
 /// Distinct values of one property while building: text → slot, and the value per slot.
 #[derive(Default)]
 struct Distinct<'a> {
-    // Owned keys (one copy per distinct text): `FxHashMap<String, usize>` is the interning
-    // maps' table type, a `&str`-keyed map would add its own copy of hashbrown's code.
+    // Owned keys (one copy per distinct text), as in the interning maps.
     slot_of: FxHashMap<String, usize>,
     values: Vec<&'a Quantity>,
 }
