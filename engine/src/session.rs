@@ -401,6 +401,8 @@ impl Session {
 
     /// An id per document of [`Session::input`], in order: a document keeps its id while its
     /// text is not read again, so what a caller derived from a document can be kept by id.
+    /// Kept documents stay in the order they were in, and a document read again gets an id
+    /// greater than every id given before: a caller finds the kept ones in one walk.
     pub fn document_ids(&self) -> &[u64] {
         &self.ids
     }

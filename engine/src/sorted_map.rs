@@ -44,6 +44,12 @@ impl Key for &str {
     }
 }
 
+impl Key for std::rc::Rc<str> {
+    fn as_key(&self) -> &str {
+        self
+    }
+}
+
 impl<K: Ord, V> SortedMap<K, V> {
     /// An empty map.
     pub fn new() -> Self {

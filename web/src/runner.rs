@@ -7,7 +7,6 @@ use crate::state::{State, View};
 use crate::views::placement::Facts;
 use crate::views::Shared;
 use fleet_policy::session::Session;
-use rustc_hash::{FxHashMap, FxHashSet};
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
@@ -116,7 +115,7 @@ impl Runner {
 /// One MemberCluster document's facts: every one, and those shown.
 #[derive(Debug)]
 struct DocFacts {
-    name: String,
+    name: Rc<str>,
     all: Vec<(String, String)>,
     shown: Rc<[(String, String)]>,
 }
@@ -127,10 +126,11 @@ struct DocFacts {
 struct FactCache {
     /// The session's MemberCluster generation these are for.
     members: u64,
-    /// Per MemberCluster document id (None: no name, or not in the Fleet editor).
-    docs: FxHashMap<u64, Option<DocFacts>>,
-    /// The MemberCluster document ids in document order.
-    order: Vec<u64>,
+    /// The MemberCluster documents in document order: session id, facts (None: no name, or
+    /// not in the Fleet editor).
+    docs: Vec<(u64, Option<DocFacts>)>,
+    /// Ids below this were given before the last read.
+    next_id: u64,
     /// Every fact key with the number of documents that have it.
     keys: BTreeMap<String, usize>,
     /// The keys the policy mentions.
@@ -154,18 +154,20 @@ impl FactCache {
             .collect();
         if mentioned != self.mentioned {
             self.mentioned = mentioned;
-            for d in self.docs.values_mut().flatten() {
-                d.shown = shown_of(&d.all, &self.mentioned);
+            for (_, d) in &mut self.docs {
+                if let Some(d) = d {
+                    d.shown = shown_of(&d.all, &self.mentioned);
+                }
             }
         } else if !changed {
             return self.shown.clone();
         }
-        // The engine uses the first MemberCluster of a name. Built in one pass, not inserted
-        // one by one (a dump is already in name order).
+        // The engine uses the first MemberCluster of a name. Built in one pass of shared
+        // names and lists (a dump is already in name order), not inserted one by one.
         let shown = Facts::first_wins(
-            self.order
+            self.docs
                 .iter()
-                .filter_map(|id| self.docs.get(id)?.as_ref())
+                .filter_map(|(_, d)| d.as_ref())
                 .map(|d| (d.name.clone(), d.shown.clone()))
                 .collect(),
         );
@@ -175,48 +177,55 @@ impl FactCache {
         self.shown.clone()
     }
 
-    /// Reads the facts of the MemberCluster documents not read before, and forgets those of
-    /// documents no longer there (in place: an item edit changes one of 10,000).
+    /// Reads the facts of the MemberCluster documents read again since, and forgets those of
+    /// documents no longer there. Kept documents are in the order they were in and read ones
+    /// have new ids (`Session::document_ids`), so one walk pairs them up: no lookup by id.
     fn read(&mut self, session: &Session) {
-        self.order.clear();
+        let mut old = std::mem::take(&mut self.docs).into_iter();
+        let mut gone = Vec::new();
         let docs = session.input().documents.iter();
+        let mut next_id = self.next_id;
         for (d, &id) in docs.zip(session.document_ids()) {
+            next_id = next_id.max(id + 1);
             if d.kind != "MemberCluster" {
                 continue;
             }
-            self.order.push(id);
-            if self.docs.contains_key(&id) {
-                continue;
-            }
-            let facts = crate::locate::cluster_facts(d).map(|(name, all)| {
-                for (k, _) in &all {
-                    *self.keys.entry(k.clone()).or_default() += 1;
+            let mut kept = None;
+            if id < self.next_id {
+                for (was, facts) in old.by_ref() {
+                    if was == id {
+                        kept = Some(facts);
+                        break;
+                    }
+                    gone.push(facts);
                 }
-                let shown = shown_of(&all, &self.mentioned);
-                DocFacts { name, all, shown }
-            });
-            self.docs.insert(id, facts);
-        }
-        // Document ids are unique: more entries than documents means some are gone.
-        if self.docs.len() == self.order.len() {
-            return;
-        }
-        let current: FxHashSet<u64> = self.order.iter().copied().collect();
-        let keys = &mut self.keys;
-        self.docs.retain(|id, d| {
-            if current.contains(id) {
-                return true;
             }
-            for (k, _) in d.iter().flat_map(|d| &d.all) {
-                if let Some(n) = keys.get_mut(k) {
+            let facts = kept.unwrap_or_else(|| {
+                crate::locate::cluster_facts(d).map(|(name, all)| {
+                    for (k, _) in &all {
+                        *self.keys.entry(k.clone()).or_default() += 1;
+                    }
+                    let shown = shown_of(&all, &self.mentioned);
+                    DocFacts {
+                        name: name.into(),
+                        all,
+                        shown,
+                    }
+                })
+            });
+            self.docs.push((id, facts));
+        }
+        self.next_id = next_id;
+        for d in gone.into_iter().chain(old.map(|(_, d)| d)).flatten() {
+            for (k, _) in &d.all {
+                if let Some(n) = self.keys.get_mut(k) {
                     *n -= 1;
                     if *n == 0 {
-                        keys.remove(k);
+                        self.keys.remove(k);
                     }
                 }
             }
-            false
-        });
+        }
     }
 }
 

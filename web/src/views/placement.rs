@@ -16,7 +16,7 @@ use yew::prelude::*;
 const FIRST_ROWS: usize = 50;
 
 /// Key labels and properties per cluster (the ones the policy mentions).
-pub type Facts = SortedMap<String, Rc<[(String, String)]>>;
+pub type Facts = SortedMap<Rc<str>, Rc<[(String, String)]>>;
 
 /// Props of [`PlacementView`].
 #[derive(Properties, PartialEq)]
