@@ -165,12 +165,46 @@ pub struct Change {
     pub insert: String,
 }
 
-/// Applies an edit's changes (ascending, positions in the text before the edit) to `text`,
-/// which must then be `len16` UTF-16 units long. False when they do not fit (the caller then
-/// takes the editor's whole text).
-pub fn apply_changes(text: &mut String, changes: &[Change], len16: usize) -> bool {
+/// An editor's text as the page keeps it between edits, with whether it is all ASCII: UTF-16
+/// positions are then byte offsets, and a keystroke in a 7 MB fleet does not scan the text to
+/// convert them.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct EditorText {
+    text: String,
+    /// True only when `text` is all ASCII (false may be stale after deleting the last other
+    /// character: positions are then converted by scanning, which is still right).
+    ascii: bool,
+}
+
+impl EditorText {
+    /// The text as a whole (a load, or the editor's own when an edit did not fit).
+    pub fn new(text: String) -> Self {
+        let ascii = text.is_ascii();
+        EditorText { text, ascii }
+    }
+
+    /// The text.
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// Applies an edit's changes (ascending, positions in the text before the edit); the text
+    /// must then be `len16` UTF-16 units long. False when they do not fit (the caller then
+    /// takes the editor's whole text).
+    pub fn apply(&mut self, changes: &[Change], len16: usize) -> bool {
+        let fits = apply_changes(&mut self.text, changes, len16, self.ascii);
+        self.ascii = if fits {
+            self.ascii && changes.iter().all(|c| c.insert.is_ascii())
+        } else {
+            self.text.is_ascii()
+        };
+        fits
+    }
+}
+
+/// [`EditorText::apply`]; `ascii`: `text` is all ASCII.
+fn apply_changes(text: &mut String, changes: &[Change], len16: usize, ascii: bool) -> bool {
     // UTF-16 positions → byte offsets, in one pass (equal for ASCII, the usual case).
-    let ascii = text.is_ascii();
     let mut at = Vec::with_capacity(changes.len() * 2);
     let (mut chars, mut pos16, mut byte) = (text.char_indices().peekable(), 0usize, 0usize);
     for c in changes {
@@ -243,39 +277,41 @@ mod tests {
         }
     }
 
+    fn text(t: &str) -> EditorText {
+        EditorText::new(t.into())
+    }
+
     #[test]
     fn editor_changes_apply_at_utf16_positions() {
-        let mut t = String::from("kind: List\n");
-        assert!(apply_changes(&mut t, &[change(11, 11, " ")], 12));
-        assert_eq!(t, "kind: List\n ");
-        assert!(apply_changes(
-            &mut t,
-            &[change(0, 4, "KIND"), change(6, 10, "Map")],
-            11
-        ));
-        assert_eq!(t, "KIND: Map\n ");
+        let mut t = text("kind: List\n");
+        assert!(t.apply(&[change(11, 11, " ")], 12));
+        assert_eq!(t.as_str(), "kind: List\n ");
+        assert!(t.apply(&[change(0, 4, "KIND"), change(6, 10, "Map")], 11));
+        assert_eq!(t.as_str(), "KIND: Map\n ");
         // "é" is one UTF-16 unit and two bytes; "😀" two units and four bytes.
-        let mut t = String::from("é😀x");
-        assert!(apply_changes(&mut t, &[change(3, 4, "y")], 4));
-        assert_eq!(t, "é😀y");
-        assert!(apply_changes(&mut t, &[change(1, 3, "")], 2));
-        assert_eq!(t, "éy");
+        let mut t = text("é😀x");
+        assert!(t.apply(&[change(3, 4, "y")], 4));
+        assert_eq!(t.as_str(), "é😀y");
+        assert!(t.apply(&[change(1, 3, "")], 2));
+        assert_eq!(t.as_str(), "éy");
         // Inside a surrogate pair, past the end, or a wrong length: refused.
-        assert!(!apply_changes(
-            &mut String::from("😀"),
-            &[change(1, 1, "x")],
-            3
-        ));
-        assert!(!apply_changes(
-            &mut String::from("ab"),
-            &[change(3, 3, "x")],
-            4
-        ));
-        assert!(!apply_changes(
-            &mut String::from("ab"),
-            &[change(2, 2, "x")],
-            4
-        ));
+        assert!(!text("😀").apply(&[change(1, 1, "x")], 3));
+        assert!(!text("ab").apply(&[change(3, 3, "x")], 4));
+        assert!(!text("ab").apply(&[change(2, 2, "x")], 4));
+    }
+
+    #[test]
+    fn an_ascii_text_that_gets_other_characters_is_converted_from_then_on() {
+        // Typed into an ASCII text: "é" (2 bytes, 1 unit), then an edit after it, whose
+        // UTF-16 position is no longer its byte offset.
+        let mut t = text("ab");
+        assert!(t.apply(&[change(1, 1, "é")], 3));
+        assert!(t.apply(&[change(2, 3, "X")], 3));
+        assert_eq!(t.as_str(), "aéX");
+        // The other character deleted again: positions stay right.
+        assert!(t.apply(&[change(1, 2, "")], 2));
+        assert!(t.apply(&[change(2, 2, "!")], 3));
+        assert_eq!(t.as_str(), "aX!");
     }
 
     #[test]

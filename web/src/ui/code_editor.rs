@@ -2,6 +2,7 @@
 //! show after a load, the markers, the highlighted lines, a jump request).
 
 use crate::editor::{Editor, Marker};
+use crate::model::EditorText;
 use crate::views::Shared;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -40,7 +41,7 @@ pub fn code_editor(p: &CodeEditorProps) -> Html {
     *on_change.borrow_mut() = p.on_change.clone();
     // The editor's text, kept up to date from its changes: the editor sends what an edit
     // changed, not its whole text (which for a 7 MB fleet cost more than evaluating).
-    let current = use_mut_ref(String::new);
+    let current = use_mut_ref(EditorText::default);
     {
         let (host, editor, shown, on_change, current) = (
             host.clone(),
@@ -53,14 +54,14 @@ pub fn code_editor(p: &CodeEditorProps) -> Html {
         use_effect_with((), move |_| {
             if let Some(el) = host.cast::<web_sys::Element>() {
                 let cb = on_change.clone();
-                *current.borrow_mut() = text.to_string();
+                *current.borrow_mut() = EditorText::new(text.to_string());
                 let view = editor.clone();
                 *editor.borrow_mut() = Some(Editor::mount(&el, &text, &label, move |flat, len| {
                     let mut t = current.borrow_mut();
                     let changes = crate::editor::changes(&flat);
-                    if !crate::model::apply_changes(&mut t, &changes, len as usize) {
+                    if !t.apply(&changes, len as usize) {
                         if let Some(e) = view.borrow().as_ref() {
-                            *t = e.text();
+                            *t = EditorText::new(e.text());
                         }
                     }
                     let text = Rc::<str>::from(t.as_str());
@@ -79,7 +80,7 @@ pub fn code_editor(p: &CodeEditorProps) -> Html {
                 if let Some(e) = editor.borrow().as_ref() {
                     e.set_text(text);
                 }
-                *current.borrow_mut() = text.to_string();
+                *current.borrow_mut() = EditorText::new(text.to_string());
                 *shown.borrow_mut() = Some(text.clone());
             }
         });
