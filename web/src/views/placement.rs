@@ -5,7 +5,7 @@
 
 use super::Shared;
 use fleet_policy::placement::report::{
-    FilterReason, Picked, PlacementResult, TermMismatch, TermOutcome, TermScore,
+    FilterReason, Filtered, Picked, PlacementResult, TermMismatch, TermOutcome, TermScore,
 };
 use fleet_policy::sorted_map::SortedMap;
 use fleet_policy::EvaluateReport;
@@ -186,6 +186,73 @@ fn term_bars(picked: &Picked) -> Html {
     }
 }
 
+/// The key labels and properties of one cluster, or a dash.
+fn facts_cell(facts: Option<&[(String, String)]>) -> Html {
+    match facts {
+        Some(list) if !list.is_empty() => html! {
+            <ul class="facts">{ for list.iter().map(|(k, v)| html! { <li><code>{ format!("{k}={v}") }</code></li> }) }</ul>
+        },
+        _ => html! { <span class="muted">{ "—" }</span> },
+    }
+}
+
+/// The cluster button of a row (its click is handled by the table: see `OnePlacement`).
+fn cluster_button(cluster: &str, selected: bool) -> Html {
+    html! {
+        <button type="button" class="cluster" data-cluster={cluster.to_string()} aria-pressed={selected.to_string()}>{ cluster }</button>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct ScoredRowProps {
+    /// 1-based rank among the scored clusters.
+    rank: usize,
+    cluster: Picked,
+    picked: bool,
+    selected: bool,
+    facts: Option<Rc<[(String, String)]>>,
+}
+
+/// A picked or scored-but-not-picked cluster.
+#[function_component(ScoredRow)]
+fn scored_row(p: &ScoredRowProps) -> Html {
+    let c = &p.cluster;
+    html! {
+        <tr class={classes!(if p.picked { "picked" } else { "not-picked" }, p.selected.then_some("selected"))}>
+            <td class="num">{ p.rank }</td>
+            <th scope="row">{ cluster_button(&c.cluster, p.selected) }</th>
+            <td class="result">{ if p.picked { "picked" } else { "not picked" } }</td>
+            <td class="num affinity">{ c.affinity_score }</td>
+            <td class="num spread">{ c.topology_spread_score }</td>
+            <td>{ term_bars(c) }</td>
+            <td>{ facts_cell(p.facts.as_deref()) }</td>
+        </tr>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct FilteredRowProps {
+    cluster: Filtered,
+    selected: bool,
+    facts: Option<Rc<[(String, String)]>>,
+}
+
+/// A cluster a filter rejected, with what was observed against what was required.
+#[function_component(FilteredRow)]
+fn filtered_row(p: &FilteredRowProps) -> Html {
+    let c = &p.cluster;
+    let reason: &str = &c.reason;
+    html! {
+        <tr class={classes!("filtered", p.selected.then_some("selected"))}>
+            <td class="num">{ "—" }</td>
+            <th scope="row">{ cluster_button(&c.cluster, p.selected) }</th>
+            <td class="result">{ "filtered" }<span class="plugin">{ c.plugin }</span></td>
+            <td colspan="3" class="reason"><span class="reason-text">{ reason }</span>{ filter_detail(&c.explanation) }</td>
+            <td>{ facts_cell(p.facts.as_deref()) }</td>
+        </tr>
+    }
+}
+
 #[function_component(OnePlacement)]
 fn one_placement(props: &OneProps) -> Html {
     let show_all = use_state(|| false);
@@ -203,49 +270,35 @@ fn one_placement(props: &OneProps) -> Html {
             .as_ref()
             .is_some_and(|(pl, cl)| *pl == name && cl == c)
     };
-    let select = |c: &str| {
-        let cb = props.on_select.clone();
-        let key = (name.clone(), c.to_string());
-        Callback::from(move |_| cb.emit(key.clone()))
+    // One listener for every row's cluster button: rows are components without callbacks, so
+    // a row whose props did not change is neither rendered nor compared again.
+    let select = {
+        let (cb, name) = (props.on_select.clone(), name.clone());
+        Callback::from(move |e: MouseEvent| {
+            let button = e
+                .target_dyn_into::<web_sys::Element>()
+                .and_then(|t| t.closest("button.cluster").ok().flatten());
+            if let Some(cluster) = button.and_then(|b| b.get_attribute("data-cluster")) {
+                cb.emit((name.clone(), cluster));
+            }
+        })
     };
-    let facts = |c: &str| -> Html {
-        match props.facts.get(c) {
-            Some(list) if !list.is_empty() => html! {
-                <ul class="facts">{ for list.iter().map(|(k, v)| html! { <li><code>{ format!("{k}={v}") }</code></li> }) }</ul>
-            },
-            _ => html! { <span class="muted">{ "—" }</span> },
-        }
-    };
+    let facts_of = |c: &str| props.facts.get(c).cloned();
     let scored = p
         .picked
         .iter()
         .map(|c| (c, true))
         .chain(p.not_picked.iter().map(|c| (c, false)));
-    let rows = scored.enumerate().map(|(rank, (c, is_picked))| {
-        let cl: &str = &c.cluster;
+    let rows = scored.enumerate().map(|(rank, (c, picked))| {
         html! {
-            <tr class={classes!(if is_picked { "picked" } else { "not-picked" }, is_selected(cl).then_some("selected"))} key={cl}>
-                <td class="num">{ rank + 1 }</td>
-                <th scope="row"><button type="button" class="cluster" onclick={select(cl)} aria-pressed={is_selected(cl).to_string()}>{ cl }</button></th>
-                <td class="result">{ if is_picked { "picked" } else { "not picked" } }</td>
-                <td class="num affinity">{ c.affinity_score }</td>
-                <td class="num spread">{ c.topology_spread_score }</td>
-                <td>{ term_bars(c) }</td>
-                <td>{ facts(cl) }</td>
-            </tr>
+            <ScoredRow key={&*c.cluster} rank={rank + 1} cluster={c.clone()} {picked}
+                selected={is_selected(&c.cluster)} facts={facts_of(&c.cluster)} />
         }
     });
     let frows = p.filtered.iter().map(|c| {
-        let cl: &str = &c.cluster;
-        let reason: &str = &c.reason;
         html! {
-            <tr class={classes!("filtered", is_selected(cl).then_some("selected"))} key={cl}>
-                <td class="num">{ "—" }</td>
-                <th scope="row"><button type="button" class="cluster" onclick={select(cl)} aria-pressed={is_selected(cl).to_string()}>{ cl }</button></th>
-                <td class="result">{ "filtered" }<span class="plugin">{ c.plugin }</span></td>
-                <td colspan="3" class="reason"><span class="reason-text">{ reason }</span>{ filter_detail(&c.explanation) }</td>
-                <td>{ facts(cl) }</td>
-            </tr>
+            <FilteredRow key={&*c.cluster} cluster={c.clone()}
+                selected={is_selected(&c.cluster)} facts={facts_of(&c.cluster)} />
         }
     });
     let rows: Vec<Html> = rows.chain(frows).take(limit).collect();
@@ -279,7 +332,7 @@ fn one_placement(props: &OneProps) -> Html {
                     <th scope="col" title="affinity score">{ "Affinity" }</th><th scope="col" title="topology spread score">{ "Spread" }</th>
                     <th scope="col">{ "Preferred terms" }</th><th scope="col">{ "Key labels / properties" }</th>
                 </tr></thead>
-                <tbody>{ for rows }</tbody>
+                <tbody onclick={select}>{ for rows }</tbody>
             </table>
             </div>
             if total > FIRST_ROWS && !*show_all {
