@@ -458,11 +458,72 @@ impl Session {
         (!not_quantity).then_some(report)
     }
 
+    /// The fleet decoded at `at` with the MemberCluster documents read again since put in
+    /// place of the ones they replace, when that is all that changed: the same documents in
+    /// the same order, each one read again where one of the same name was, and neither it
+    /// nor the one before giving errors. The fleet's names, order and diagnostics then stay
+    /// as they were (no other document's admission can change) and only those clusters are
+    /// decoded and indexed. False, with nothing changed, otherwise.
+    fn patch_fleet(&mut self, at: Eligibility, options: &EvaluateOptions) -> bool {
+        let Some((members, decoded_at, _, prepared)) = &mut self.fleet else {
+            return false;
+        };
+        if *decoded_at != at {
+            return false;
+        }
+        let documents = self.input.documents.iter().zip(&self.ids);
+        let mut was = self.decoded.iter();
+        let mut changed = Vec::new();
+        for (position, (doc, &id)) in documents.filter(|(d, _)| d.kind == MEMBER).enumerate() {
+            let Some((old_id, old)) = was.next() else {
+                return false;
+            };
+            if id == *old_id {
+                continue;
+            }
+            // Read again (a new id) where a cluster with no errors was.
+            let Some(slot) = old
+                .slot
+                .filter(|_| id >= self.decoded_from && old.errors.is_empty())
+            else {
+                return false;
+            };
+            let (Some(cluster), errors) = placement::decode_member(doc, &options.place) else {
+                return false;
+            };
+            let same_name = prepared
+                .fleet
+                .clusters
+                .get(slot)
+                .is_some_and(|c| c.name == cluster.name);
+            if !errors.is_empty() || !same_name {
+                return false;
+            }
+            changed.push((position, id, slot, cluster));
+        }
+        if was.next().is_some() || changed.is_empty() {
+            return false;
+        }
+        for (position, id, slot, cluster) in changed {
+            prepared.fleet.replace(slot, cluster);
+            if let Some(d) = self.decoded.get_mut(position) {
+                d.0 = id;
+            }
+        }
+        prepared.notices = placement::fleet_notices(&self.input, &prepared.fleet, at.0);
+        *members = self.members;
+        self.decoded_from = self.next_id;
+        true
+    }
+
     /// Decodes the fleet of the input's MemberClusters at `at`. A document kept since the
     /// last decoding at the same `at` (same id) gives what it gave then, its cluster moved
     /// over from the old fleet: an edit in one item of a 10,000-cluster dump decodes that
     /// item, not the fleet.
     fn decode_fleet(&mut self, at: Eligibility, options: &EvaluateOptions) {
+        if self.patch_fleet(at, options) {
+            return;
+        }
         // Each MemberCluster document's id and name, in order.
         let members: Vec<(u64, Option<&str>)> = self
             .input
@@ -1139,4 +1200,63 @@ fn parts(text: &str) -> Vec<Part<'_>> {
             list_parts(text, &c).unwrap_or(Part::Chunk(c, start))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fleet(labels: [&str; 3]) -> String {
+        let items: Vec<String> = labels
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                format!("- apiVersion: cluster.kubernetes-fleet.io/v1beta1\n  kind: MemberCluster\n  metadata:\n    labels: {{{l}}}\n    name: m{i}\n")
+            })
+            .collect();
+        format!("apiVersion: v1\nitems:\n{}kind: List\n", items.concat())
+    }
+
+    const POLICY: &str = "apiVersion: placement.kubernetes-fleet.io/v1\nkind: ClusterResourcePlacement\nmetadata: {name: p}\nspec:\n  policy:\n    placementType: PickAll\n    affinity:\n      clusterAffinity:\n        requiredDuringSchedulingIgnoredDuringExecution:\n          clusterSelectorTerms:\n            - labelSelector: {matchExpressions: [{key: tier, operator: DoesNotExist}]}\n";
+
+    /// Which way the fleet of `text` is decoded after the session read `before`: patched in
+    /// place or not; the report is checked against a whole read either way.
+    fn patched(before: &str, text: &str) -> bool {
+        let o = EvaluateOptions::at(DateTime::default());
+        let read = |t: &str| [Source::new("fleet", t), Source::new("policy", POLICY)];
+        let mut s = Session::new();
+        s.update(&read(before));
+        s.evaluate(&o);
+        s.update(&read(text));
+        let in_place = s.patch_fleet((o.place.at, o.place.timeouts()), &o);
+        let whole = crate::evaluate_input(&Input::parse(&read(text)), &o);
+        assert!(*s.evaluate(&o) == whole, "{text}");
+        in_place
+    }
+
+    #[test]
+    fn a_label_typed_in_one_item_patches_the_fleet_in_place() {
+        let before = fleet(["env: prod", "env: prod", "env: prod"]);
+        // A value, a key new to the fleet, every label gone: in place.
+        assert!(patched(
+            &before,
+            &fleet(["env: prod", "env: prodx", "env: prod"])
+        ));
+        assert!(patched(
+            &before,
+            &fleet(["env: prod", "env: prod, tier: a", "env: prod"])
+        ));
+        assert!(patched(&before, &fleet(["", "env: prod", ""])));
+        // A name changed, a label that does not decode, an item added: decoded again.
+        assert!(!patched(
+            &before,
+            &before.replacen("name: m1", "name: m9", 1)
+        ));
+        assert!(!patched(
+            &before,
+            &fleet(["env: prod", "env: [1]", "env: prod"])
+        ));
+        let added = before.replacen("kind: List", "- {kind: MemberCluster, apiVersion: cluster.kubernetes-fleet.io/v1beta1, metadata: {name: m3}}\nkind: List", 1);
+        assert!(!patched(&before, &added));
+    }
 }

@@ -122,6 +122,23 @@ impl Fleet {
         }
     }
 
+    /// Replaces cluster `i` by `cluster`, which has the same name (the fleet's order and
+    /// names stay); the index is updated in place when it can be, else built again. False,
+    /// with nothing changed, when there is no cluster `i` of that name.
+    pub fn replace(&mut self, i: usize, cluster: FleetCluster) -> bool {
+        let Some(old) = self.clusters.get(i).filter(|c| c.name == cluster.name) else {
+            return false;
+        };
+        let in_place = self.index.replace(i, old, &cluster);
+        if let Some(slot) = self.clusters.get_mut(i) {
+            *slot = cluster;
+        }
+        if !in_place {
+            self.index = FleetIndex::new(&self.clusters);
+        }
+        true
+    }
+
     /// Name of cluster `i` (shared).
     pub fn name_of(&self, i: usize) -> Arc<str> {
         self.names.get(i).cloned().unwrap_or_else(|| Arc::from(""))

@@ -259,6 +259,66 @@ impl FleetIndex {
         ix
     }
 
+    /// Cluster `i` is now `new` instead of `old`: updated in place when only its labels
+    /// and eligibility changed (a keystroke in one item of a large fleet), without indexing
+    /// the fleet again. False, with nothing changed, for any other change (taints, property
+    /// values: their ids and ranks are the fleet's); the caller then builds the index anew.
+    ///
+    /// Answers stay those of a new index: label ids are interned as then (an id no cluster
+    /// has any more matches no cluster, as a key or value absent from the fleet does), and
+    /// a key's dense column, kept or not, reads as its rows do.
+    pub fn replace(&mut self, i: usize, old: &FleetCluster, new: &FleetCluster) -> bool {
+        let same_values = old.taints == new.taints
+            && old.properties == new.properties
+            && old.capacity == new.capacity
+            && old.allocatable == new.allocatable
+            && old.available == new.available;
+        let (Some(&from), Some(&to)) = (self.label_start.get(i), self.label_start.get(i + 1))
+        else {
+            return false;
+        };
+        let (from, to) = (from as usize, to as usize);
+        let Some(flags) = self.flags.get_mut(i) else {
+            return false;
+        };
+        if !same_values || from > to || to > self.label_pairs.len() {
+            return false;
+        }
+        *flags = if new.eligibility.is_ok() { ELIGIBLE } else { 0 }
+            | if new.taints.is_empty() { 0 } else { TAINTED };
+        for &(k, _) in &self.label_pairs[from..to] {
+            if let Some(slot) = dense_slot(&mut self.label_columns, k, i) {
+                *slot = NONE;
+            }
+        }
+        let mut pairs: Vec<(u32, u32)> = Vec::with_capacity(new.labels.len());
+        for (key, value) in &new.labels {
+            let k = intern(&mut self.keys, key);
+            // A key new to the fleet: no dense column (one cluster has it).
+            self.label_columns.resize(self.keys.len(), None);
+            let before = self.values.len();
+            let v = intern(&mut self.values, value);
+            if self.values.len() > before {
+                self.value_names.push(value.clone());
+            }
+            pairs.push((k, v));
+        }
+        pairs.sort_unstable();
+        for &(k, v) in &pairs {
+            if let Some(slot) = dense_slot(&mut self.label_columns, k, i) {
+                *slot = v;
+            }
+        }
+        let (added, removed) = (pairs.len(), to - from);
+        self.label_pairs.splice(from..to, pairs);
+        if added != removed {
+            for start in self.label_start.iter_mut().skip(i + 1) {
+                *start = (*start as usize + added - removed) as u32;
+            }
+        }
+        true
+    }
+
     /// The dense columns of the keys and properties most clusters have.
     fn build_columns(&mut self, n: usize) {
         let dense = |count: usize| n > 0 && count.saturating_mul(DENSE_SHARE) >= n;
@@ -489,6 +549,11 @@ impl FleetIndex {
     }
 }
 
+/// Cluster `i`'s slot in key `k`'s dense column, if the key has one.
+fn dense_slot(columns: &mut [Option<Vec<u32>>], k: u32, i: usize) -> Option<&mut u32> {
+    columns.get_mut(k as usize)?.as_mut()?.get_mut(i)
+}
+
 /// The value for `id` in cluster `i`'s row of a sparse (row start, pairs) table.
 #[inline]
 fn row_lookup<T: Copy>(start: &[u32], pairs: &[(u32, T)], i: usize, id: u32) -> Option<T> {
@@ -643,5 +708,152 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// What the index answers about every cluster's labels, by key and value strings (ids
+    /// differ between an index updated in place and a new one), with eligibility and taints.
+    fn label_answers(ix: &FleetIndex, clusters: &[FleetCluster], keys: &[&str]) -> Vec<String> {
+        let mut out = Vec::new();
+        for key in keys {
+            let k = ix.key_id(key);
+            let column: Option<Vec<Option<u32>>> =
+                k.and_then(|k| ix.label_column(k)).map(Iterator::collect);
+            for i in 0..clusters.len() {
+                let v = k.and_then(|k| ix.label(i, k));
+                if let Some(column) = &column {
+                    assert_eq!(
+                        column.get(i).copied().flatten(),
+                        v,
+                        "column of {key} at {i}"
+                    );
+                }
+                out.push(format!("{i} {key}={:?}", v.and_then(|v| ix.value_name(v))));
+            }
+        }
+        for i in 0..clusters.len() {
+            out.push(format!(
+                "{i} eligible={} tainted={} {:?}",
+                ix.eligible(i),
+                ix.tainted(i),
+                ix.taints_of(i)
+            ));
+        }
+        out
+    }
+
+    fn without(labels: &SortedMap<String, String>, key: &str) -> SortedMap<String, String> {
+        SortedMap::from_entries(
+            labels
+                .iter()
+                .filter(|(k, _)| *k != key)
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn a_cluster_replaced_in_place_reads_as_in_a_new_index() {
+        // "k" on every cluster (a dense column), "rare" on two.
+        let mut clusters: Vec<FleetCluster> = (0..20)
+            .map(|i| {
+                let mut c = cluster(&format!("c{i:02}"), &format!("{}", i % 3));
+                if i == 4 || i == 9 {
+                    c.labels.insert("rare".to_string(), format!("r{i}"));
+                }
+                c
+            })
+            .collect();
+        let keys = ["k", "rare", "new", "gone"];
+        let mut ix = FleetIndex::new(&clusters);
+        type Edit = (usize, Box<dyn Fn(&mut FleetCluster)>);
+        let edits: Vec<Edit> = vec![
+            // A value new to the fleet, then back.
+            (
+                2,
+                Box::new(|c| {
+                    c.labels.insert("k".into(), "fresh".into());
+                }),
+            ),
+            (
+                2,
+                Box::new(|c| {
+                    c.labels.insert("k".into(), "2".into());
+                }),
+            ),
+            // A key new to the fleet; the only cluster with it loses it again.
+            (
+                7,
+                Box::new(|c| {
+                    c.labels.insert("new".into(), "x".into());
+                }),
+            ),
+            (
+                7,
+                Box::new(|c| {
+                    c.labels = without(&c.labels, "new");
+                }),
+            ),
+            // Every label gone (a mistyped `labels:` key), then back; one of two "rare".
+            (
+                4,
+                Box::new(|c| {
+                    c.labels = SortedMap::new();
+                }),
+            ),
+            (
+                9,
+                Box::new(|c| {
+                    c.labels = without(&c.labels, "rare");
+                    c.labels.insert("gone".into(), "g".into());
+                }),
+            ),
+            (
+                4,
+                Box::new(|c| {
+                    c.labels.insert("k".into(), "1".into());
+                    c.labels.insert("rare".into(), "r4".into());
+                }),
+            ),
+            // Not eligible any more.
+            (
+                11,
+                Box::new(|c| {
+                    c.eligibility = Err(super::super::eligibility::Ineligible::AgentNotOnline);
+                }),
+            ),
+        ];
+        for (n, (i, edit)) in edits.iter().enumerate() {
+            let mut next = clusters[*i].clone();
+            edit(&mut next);
+            assert!(
+                ix.replace(*i, &clusters[*i], &next),
+                "edit {n} not in place"
+            );
+            clusters[*i] = next;
+            let fresh = FleetIndex::new(&clusters);
+            assert_eq!(
+                label_answers(&ix, &clusters, &keys),
+                label_answers(&fresh, &clusters, &keys),
+                "edit {n}"
+            );
+        }
+        // A property value or a taint changed: not in place, the index unchanged.
+        let before = ix.clone();
+        let mut next = clusters[3].clone();
+        next.properties.insert(
+            "p".into(),
+            PropertyEntry {
+                raw: "99".into(),
+                parsed: Quantity::parse("99"),
+            },
+        );
+        assert!(!ix.replace(3, &clusters[3], &next));
+        let mut next = clusters[3].clone();
+        next.taints.push(Taint {
+            key: "t".into(),
+            ..Taint::default()
+        });
+        assert!(!ix.replace(3, &clusters[3], &next));
+        assert_eq!(ix, before);
     }
 }

@@ -319,7 +319,7 @@ pub fn prepare_placements(input: &Input) -> Prepared {
 
 /// The fleet's notices: clusters written by hand (no `status`), and heartbeats that are
 /// stale for most clusters at `at` (a dump evaluated long after it was taken).
-fn fleet_notices(input: &Input, fleet: &Fleet, at: DateTime<Utc>) -> Vec<Notice> {
+pub(crate) fn fleet_notices(input: &Input, fleet: &Fleet, at: DateTime<Utc>) -> Vec<Notice> {
     let mut out = Vec::new();
     let hand_written: Vec<String> = fleet
         .clusters
