@@ -1,6 +1,6 @@
 //! The playground's keystrokes on a realistic 10,000-cluster `kubectl get memberclusters -o
 //! yaml` dump (`gen/dump.rs`, 2.6 KB per cluster) held by a [`Session`]: each measured step is
-//! one `update` with the edited texts plus one `evaluate`, as the page runs them. The edits
+//! one `update_shared` with the edited texts plus one `evaluate`, as the page runs them. The edits
 //! alternate between two texts, so every step has something to read again.
 
 #[path = "gen/dump.rs"]
@@ -9,8 +9,9 @@ mod dump;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use fleet_policy::session::Session;
-use fleet_policy::{EvaluateOptions, Source};
+use fleet_policy::EvaluateOptions;
 use std::hint::black_box;
+use std::rc::Rc;
 
 /// The fleet and policy texts of one keystroke and of its undo.
 struct Edit {
@@ -78,16 +79,27 @@ fn bench(c: &mut Criterion) {
     let policy = dump::PLACEMENT_YAML;
     let mut group = c.benchmark_group("session");
     group.sample_size(20);
-    // As the playground hands them over: the texts copied out of the editors' state.
-    let sources = |t: &(String, String)| {
-        vec![
-            Source::new("fleet", t.0.as_str()),
-            Source::new("policy", t.1.as_str()),
-        ]
-    };
     for edit in edits(&fleet, policy, n) {
+        // As the playground hands them over: each editor's text shared, and the same text
+        // (the same `Rc`) for the editor not typed in.
+        let [(f0, p0), (f1, p1)] = &edit.texts;
+        let (f0, p0): (Rc<str>, Rc<str>) = (Rc::from(f0.as_str()), Rc::from(p0.as_str()));
+        let f1 = if *f1 == *f0 {
+            f0.clone()
+        } else {
+            Rc::from(f1.as_str())
+        };
+        let p1 = if *p1 == *p0 {
+            p0.clone()
+        } else {
+            Rc::from(p1.as_str())
+        };
+        let texts = [
+            [("fleet", f0), ("policy", p0)],
+            [("fleet", f1), ("policy", p1)],
+        ];
         let mut session = Session::new();
-        session.update_owned(sources(&edit.texts[1]));
+        session.update_shared(&texts[1]);
         let report = session.evaluate(&options);
         assert!(
             report.errors.is_empty() && report.placements.len() == 1,
@@ -98,7 +110,7 @@ fn bench(c: &mut Criterion) {
         group.bench_function(BenchmarkId::new(edit.name, n), |b| {
             b.iter(|| {
                 k ^= 1;
-                session.update_owned(sources(&edit.texts[k]));
+                session.update_shared(&texts[k]);
                 black_box(session.evaluate(&options))
             })
         });

@@ -69,7 +69,9 @@ impl Piece {
 #[derive(Debug, Clone, Default)]
 struct SourceState {
     name: String,
-    text: String,
+    /// Shared with the caller (`Session::update_shared`): an unchanged text is the same one,
+    /// known without comparing it.
+    text: Rc<str>,
     pieces: Vec<Piece>,
 }
 
@@ -297,7 +299,7 @@ fn frame_is_list(frame: &str, first_line: u32) -> bool {
 
 /// Reads one list item on its own: `None` when it does not read cleanly as one item (the
 /// list is then read whole, which reports what is wrong as reading it whole does).
-fn read_item(source: &Source, index: usize, p: &Planned) -> Option<Input> {
+fn read_item(source: &str, index: usize, p: &Planned) -> Option<Input> {
     let Kind::Item(item) = p.kind else {
         return None;
     };
@@ -606,72 +608,78 @@ impl Session {
         if self.unchanged(sources) {
             return false;
         }
-        self.update_owned(sources.to_vec())
+        let shared: Vec<(&str, Rc<str>)> = sources
+            .iter()
+            .map(|s| (s.name.as_str(), Rc::from(s.text.as_str())))
+            .collect();
+        self.update_shared(&shared)
     }
 
-    /// [`Session::update`] with sources it may keep: the session keeps each text to compare
-    /// the next one with, and taking it saves a copy of a large fleet on every keystroke.
-    pub fn update_owned(&mut self, sources: Vec<Source>) -> bool {
-        let changed = self.read(&sources);
+    /// [`Session::update`] with each source as (name, text) where the session may keep the
+    /// text: a text that is the one last given (the same `Rc`) is known unchanged without
+    /// comparing it (a keystroke in the policy does not compare a 7 MB fleet), and no text is
+    /// copied.
+    pub fn update_shared(&mut self, sources: &[(&str, Rc<str>)]) -> bool {
+        let changed = self.read(sources);
         if self.pieced {
-            for (state, source) in self.sources.iter_mut().zip(sources) {
-                state.text = source.text;
+            for (state, (_, text)) in self.sources.iter_mut().zip(sources) {
+                state.text = text.clone();
             }
         }
         changed
     }
 
-    fn same_names(&self, sources: &[Source]) -> bool {
-        self.sources.len() == sources.len()
-            && self
-                .sources
-                .iter()
-                .zip(sources)
-                .all(|(a, b)| a.name == b.name)
+    fn same_names<'a>(&self, mut names: impl ExactSizeIterator<Item = &'a str>) -> bool {
+        self.sources.len() == names.len()
+            && self.sources.iter().all(|a| names.next() == Some(&a.name))
     }
 
     /// Whether `sources` are those last read, names and texts.
     fn unchanged(&self, sources: &[Source]) -> bool {
-        self.same_names(sources)
+        self.same_names(sources.iter().map(|s| s.name.as_str()))
             && self
                 .sources
                 .iter()
                 .zip(sources)
-                .all(|(a, b)| a.text == b.text)
+                .all(|(a, b)| *a.text == *b.text)
     }
 
-    fn read(&mut self, sources: &[Source]) -> bool {
-        let same_names = self.same_names(sources);
+    fn read(&mut self, sources: &[(&str, Rc<str>)]) -> bool {
+        let same_names = self.same_names(sources.iter().map(|s| s.0));
         // Each text's common prefix and suffix with the one before, worked out once: they
         // say whether the text changed and where (a 28 MB dump is not compared thrice).
         let edits: Vec<(usize, usize)> = if same_names {
             self.sources
                 .iter()
                 .zip(sources)
-                .map(|(a, b)| common_ends(a.text.as_bytes(), b.text.as_bytes()))
+                .map(|(a, (_, b))| {
+                    if Rc::ptr_eq(&a.text, b) {
+                        (b.len(), 0)
+                    } else {
+                        common_ends(a.text.as_bytes(), b.as_bytes())
+                    }
+                })
                 .collect()
         } else {
             Vec::new()
         };
-        let unchanged = |(e, (a, b)): (&(usize, usize), (&SourceState, &Source))| {
-            e.0 == a.text.len() && e.0 == b.text.len()
-        };
         if same_names
             && edits
                 .iter()
-                .zip(self.sources.iter().zip(sources))
-                .all(unchanged)
+                .zip(&self.sources)
+                .zip(sources)
+                .all(|((e, a), (_, b))| e.0 == a.text.len() && e.0 == b.len())
         {
             return false;
         }
         // Texts read in pieces were plain: of an edited one, only what the edit put there is
         // searched for a carriage return.
-        let no_cr = |i: usize, s: &Source| {
+        let no_cr = |i: usize, text: &str| {
             let (from, to) = match edits.get(i) {
-                Some(&(prefix, suffix)) if self.pieced => (prefix, s.text.len() - suffix),
-                _ => (0, s.text.len()),
+                Some(&(prefix, suffix)) if self.pieced => (prefix, text.len() - suffix),
+                _ => (0, text.len()),
             };
-            !s.text.as_bytes()[from..to].contains(&b'\r')
+            !text.as_bytes()[from..to].contains(&b'\r')
         };
         // What this module does not take apart is read the ordinary way: line endings and
         // byte order marks (read_source normalises them per source), the size cap, AKS facts
@@ -679,15 +687,15 @@ impl Session {
         let plain = sources
             .iter()
             .enumerate()
-            .all(|(i, s)| !s.text.starts_with('\u{feff}') && no_cr(i, s))
-            && sources.iter().map(|s| s.text.len()).sum::<usize>() <= MAX_INPUT_BYTES;
+            .all(|(i, (_, t))| !t.starts_with('\u{feff}') && no_cr(i, t))
+            && sources.iter().map(|(_, t)| t.len()).sum::<usize>() <= MAX_INPUT_BYTES;
         let read = if plain && same_names && self.pieced {
             self.read_pieces(sources, &edits)
         } else if plain {
             self.sources = sources
                 .iter()
-                .map(|s| SourceState {
-                    name: s.name.clone(),
+                .map(|(name, _)| SourceState {
+                    name: name.to_string(),
                     ..SourceState::default()
                 })
                 .collect();
@@ -707,15 +715,19 @@ impl Session {
             }
             _ => {
                 self.members += 1;
-                self.input = Input::parse(sources);
+                let whole: Vec<Source> = sources
+                    .iter()
+                    .map(|(name, text)| Source::new(*name, &**text))
+                    .collect();
+                self.input = Input::parse(&whole);
                 let n = self.input.documents.len() as u64;
                 self.ids = (self.next_id..self.next_id + n).collect();
                 self.next_id += n;
                 self.pieced = false;
                 self.sources = sources
                     .iter()
-                    .map(|s| SourceState {
-                        name: s.name.clone(),
+                    .map(|(name, _)| SourceState {
+                        name: name.to_string(),
                         ..SourceState::default()
                     })
                     .collect();
@@ -749,7 +761,7 @@ impl Session {
     /// `None` when the old state cannot be taken apart.
     fn read_pieces(
         &mut self,
-        sources: &[Source],
+        sources: &[(&str, Rc<str>)],
         edits: &[(usize, usize)],
     ) -> Option<(Input, Vec<u64>, bool, bool)> {
         let mut cursor = Cursor::new(
@@ -760,8 +772,8 @@ impl Session {
         let mut ids = Vec::new();
         let mut changed = false;
         let mut members = false;
-        for (i, (state, source)) in self.sources.iter_mut().zip(sources).enumerate() {
-            let (old, new) = (state.text.as_bytes(), source.text.as_bytes());
+        for (i, (state, (name, text))) in self.sources.iter_mut().zip(sources).enumerate() {
+            let (old, new) = (state.text.as_bytes(), text.as_bytes());
             let (prefix, suffix) = edits
                 .get(i)
                 .copied()
@@ -774,7 +786,8 @@ impl Session {
             }
             let old = std::mem::take(&mut state.pieces);
             let pieces = read_source(
-                source,
+                name,
+                text,
                 &state.text,
                 (prefix, suffix),
                 &old,
@@ -785,7 +798,7 @@ impl Session {
                 &mut changed,
                 &mut members,
             );
-            // The text is kept by `update_owned`, once every source is read.
+            // The text is kept by `update_shared`, once every source is read.
             state.pieces = pieces;
         }
         Some((out, ids, changed, members))
@@ -796,7 +809,8 @@ impl Session {
 /// over from the old input (with their documents' ids), the rest are read (with new ids).
 #[allow(clippy::too_many_arguments)]
 fn read_source(
-    source: &Source,
+    source: &str,
+    text: &str,
     old_text: &str,
     (prefix, suffix): (usize, usize),
     old: &[Piece],
@@ -807,7 +821,6 @@ fn read_source(
     changed: &mut bool,
     members: &mut bool,
 ) -> Vec<Piece> {
-    let text = source.text.as_str();
     // The edit lies between the common prefix and the common suffix of the two texts.
     let mut r = Reader {
         source,
@@ -872,7 +885,8 @@ fn read_source(
 
 /// The state of reading one edited source.
 struct Reader<'a, 'c> {
-    source: &'a Source,
+    /// The source's name.
+    source: &'a str,
     new_len: usize,
     old_len: usize,
     prefix: usize,

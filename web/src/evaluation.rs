@@ -6,7 +6,7 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use fleet_policy::rollout::options::WhatIf as RolloutEvent;
 use fleet_policy::rollout::plan::Rollout;
 use fleet_policy::session::Session;
-use fleet_policy::{EvaluateOptions, EvaluateReport, Source};
+use fleet_policy::{EvaluateOptions, EvaluateReport};
 use serde_json::{json, Value};
 use std::rc::Rc;
 
@@ -99,10 +99,8 @@ pub fn options_json(state: &State, at: DateTime<Utc>) -> Value {
 /// changed, and hands back the last report while neither the input nor the options changed.
 pub fn evaluate(state: &State, session: &mut Session) -> Evaluation {
     let started = js_sys::Date::now();
-    session.update_owned(vec![
-        Source::new(FLEET, &*state.fleet),
-        Source::new(POLICY, &*state.policy),
-    ]);
+    // The editors' texts are shared, not copied: an editor not typed in gives the same text.
+    session.update_shared(&[(FLEET, state.fleet.clone()), (POLICY, state.policy.clone())]);
     // No instant chosen: a dump is evaluated when it was taken (its snapshot), hand-written
     // input now. "now" and "snapshot" are the two buttons; anything else is an instant.
     let snapshot = session.snapshot();

@@ -570,13 +570,13 @@ fn read_source(source: &Source, input: &mut Input) {
     } else {
         std::borrow::Cow::Borrowed(source_text)
     };
-    read_chunks(source, &split_documents(&text), 0, input);
+    read_chunks(&source.name, &split_documents(&text), 0, input);
 }
 
 /// Reads chunks of one source, numbering documents on from `index`; returns the number of the
 /// last document read (the session re-reads only the chunks of an edited source that changed).
 pub(crate) fn read_chunks(
-    source: &Source,
+    source: &str,
     chunks: &[Chunk<'_>],
     mut index: usize,
     input: &mut Input,
@@ -595,7 +595,7 @@ pub(crate) fn read_chunks(
         if let Some((span, message)) = refused {
             input.diagnose(Diagnostic::in_source(
                 Severity::Error,
-                &source.name,
+                source,
                 index + 1,
                 span,
                 message,
@@ -625,7 +625,7 @@ pub(crate) fn read_chunks(
                     .map(|(span, key)| {
                         Diagnostic::in_source(
                             Severity::Error,
-                            &source.name,
+                            source,
                             index,
                             span,
                             format!("duplicate key \"{key}\" in a mapping"),
@@ -648,7 +648,7 @@ pub(crate) fn read_chunks(
             Err((span, msg)) => {
                 let mut d = Diagnostic::in_source(
                     Severity::Error,
-                    &source.name,
+                    source,
                     index,
                     span,
                     format!("invalid YAML: {msg}"),
@@ -664,7 +664,7 @@ pub(crate) fn read_chunks(
 /// Reads item `item` of the `kind: List` that is document `index` (the session reads the items
 /// of a large list one by one, so that an edit re-reads only the items it touched).
 pub(crate) fn read_list_item(
-    source: &Source,
+    source: &str,
     index: usize,
     item: usize,
     root: Node,
@@ -688,15 +688,9 @@ pub(crate) fn parse_text(
     }
 }
 
-fn read_manifest(
-    source: &Source,
-    index: usize,
-    item: Option<usize>,
-    root: Node,
-    input: &mut Input,
-) {
+fn read_manifest(source: &str, index: usize, item: Option<usize>, root: Node, input: &mut Input) {
     let mut doc = Document {
-        source: source.name.clone(),
+        source: source.to_string(),
         index,
         item,
         api_version: String::new(),
