@@ -52,7 +52,10 @@ struct ResourceSnapshot<'a> {
 
 /// KubeFleet documents, decoded (MemberClusters and bindings borrowed from the input).
 pub(crate) struct KubeFleetInput<'a> {
-    clusters: Vec<ClusterView<'a>>,
+    /// The MemberClusters' names and labels, worked out when a staged update run needs them
+    /// (every other rollout leaves 10,000 clusters' labels unread on each evaluation).
+    clusters: std::cell::OnceCell<Vec<ClusterView<'a>>>,
+    members: Vec<&'a Document>,
     durations: SortedMap<String, String>,
     placements: SortedMap<String, (&'a Document, PlacementRolloutSpec)>,
     strategies: SortedMap<String, (StagedUpdateStrategySpec, bool)>,
@@ -67,6 +70,21 @@ pub(crate) struct KubeFleetInput<'a> {
     /// and clusters whose bindings it unschedules, each in byte order; absent when its
     /// scheduling cycle failed.
     decided: SortedMap<String, (Vec<String>, Vec<String>)>,
+}
+
+impl<'a> KubeFleetInput<'a> {
+    /// Every MemberCluster's name and labels, in input order.
+    fn clusters(&self) -> &[ClusterView<'a>] {
+        self.clusters.get_or_init(|| {
+            self.members
+                .iter()
+                .map(|doc| ClusterView {
+                    name: doc.name.as_deref().unwrap_or_default(),
+                    labels: staged::Labels::of(doc),
+                })
+                .collect()
+        })
+    }
 }
 
 /// `spec.state` and `spec.targetCluster` of a binding when `spec` is a mapping whose fields
@@ -119,20 +137,16 @@ pub(crate) fn read<'a>(
     ctx: &mut Ctx,
 ) -> KubeFleetInput<'a> {
     // Lists sized once: fleets have thousands of clusters and bindings.
-    let docs = input.of_kind("MemberCluster");
-    let mut clusters = Vec::with_capacity(docs.size_hint().0);
+    let members: Vec<&Document> = input.of_kind("MemberCluster").collect();
     let mut durations = Vec::new();
-    for doc in docs {
-        let name = doc.name.as_deref().unwrap_or_default();
-        let labels = staged::Labels::of(doc);
+    for doc in &members {
         if let Some(d) = doc
             .annotations()
             .and_then(|a| a.get(DURATION_ANNOTATION))
             .and_then(|v| v.as_scalar())
         {
-            durations.push((name.to_owned(), d.to_owned()));
+            durations.push((doc.name.clone().unwrap_or_default(), d.to_owned()));
         }
-        clusters.push(ClusterView { name, labels });
     }
     let mut placements = Vec::new();
     for doc in input.of_kind("ClusterResourcePlacement") {
@@ -248,7 +262,8 @@ pub(crate) fn read<'a>(
     KubeFleetInput {
         approvals,
         decided: SortedMap::from_entries(decided),
-        clusters,
+        clusters: std::cell::OnceCell::new(),
+        members,
         // A repeated name: the last document wins.
         durations: SortedMap::from_entries(durations),
         placements: SortedMap::from_entries(placements),
@@ -704,7 +719,7 @@ fn init_run(
     let stage_error = user_error;
     if let Some((i, stage, e)) = bad_tasks {
         let before = strategy.stages.get(..i).unwrap_or_default();
-        if let Err(e) = staged::compute_stages(before, &kf.clusters, &selected, &delete) {
+        if let Err(e) = staged::compute_stages(before, kf.clusters(), &selected, &delete) {
             if !e.starts_with(staged::NOT_PLACED) {
                 return Err(stage_error(e));
             }
@@ -714,7 +729,7 @@ fn init_run(
         )));
     }
     let (computed, deletion) =
-        staged::compute_stages(&strategy.stages, &kf.clusters, &selected, &delete)
+        staged::compute_stages(&strategy.stages, kf.clusters(), &selected, &delete)
             .map_err(stage_error)?;
     check_resource_snapshot(placement, spec, kf)?;
     let mut out = Vec::new();
