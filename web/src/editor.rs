@@ -54,14 +54,17 @@ pub struct Editor {
     _on_change: Closure<dyn FnMut(js_sys::Array, u32)>,
 }
 
-/// The changes of one edit from the flat array the editor sends (`[from, to, inserted, …]`).
+/// The changes of one edit from the flat array the editor sends (`[from, to, inserted, …]`,
+/// the inserted text as UTF-8 bytes). Bytes that are not UTF-8 (the encoder never sends
+/// them) make an insert that does not fit the editor's length: the caller then takes the
+/// editor's whole text.
 pub fn changes(flat: &js_sys::Array) -> Vec<crate::model::Change> {
     let flat: Vec<JsValue> = flat.iter().collect();
     flat.chunks_exact(3)
         .map(|c| crate::model::Change {
             from: c[0].as_f64().unwrap_or(0.0) as usize,
             to: c[1].as_f64().unwrap_or(0.0) as usize,
-            insert: c[2].as_string().unwrap_or_default(),
+            insert: String::from_utf8(js_sys::Uint8Array::new(&c[2]).to_vec()).unwrap_or_default(),
         })
         .collect()
 }
