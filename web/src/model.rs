@@ -192,18 +192,22 @@ impl EditorText {
     /// must then be `len16` UTF-16 units long. False when they do not fit (the caller then
     /// takes the editor's whole text).
     pub fn apply(&mut self, changes: &[Change], len16: usize) -> bool {
-        let fits = apply_changes(&mut self.text, changes, len16, self.ascii);
-        self.ascii = if fits {
-            self.ascii && changes.iter().all(|c| c.insert.is_ascii())
+        if !apply_changes(&mut self.text, changes, self.ascii) {
+            return false;
+        }
+        self.ascii = self.ascii && changes.iter().all(|c| c.insert.is_ascii());
+        let len = if self.ascii {
+            self.text.len()
         } else {
-            self.text.is_ascii()
+            self.text.encode_utf16().count()
         };
-        fits
+        len == len16
     }
 }
 
-/// [`EditorText::apply`]; `ascii`: `text` is all ASCII.
-fn apply_changes(text: &mut String, changes: &[Change], len16: usize, ascii: bool) -> bool {
+/// Puts `changes` (UTF-16 positions) into `text`, all ASCII when `ascii`; false, with `text`
+/// unchanged, when a position is not in it.
+fn apply_changes(text: &mut String, changes: &[Change], ascii: bool) -> bool {
     // UTF-16 positions → byte offsets, in one pass (equal for ASCII, the usual case).
     let mut at = Vec::with_capacity(changes.len() * 2);
     let (mut chars, mut pos16, mut byte) = (text.char_indices().peekable(), 0usize, 0usize);
@@ -241,12 +245,7 @@ fn apply_changes(text: &mut String, changes: &[Change], len16: usize, ascii: boo
     }
     out.push_str(&text[kept..]);
     *text = out;
-    let len = if ascii && changes.iter().all(|c| c.insert.is_ascii()) {
-        text.len()
-    } else {
-        text.encode_utf16().count()
-    };
-    len == len16
+    true
 }
 
 #[cfg(target_arch = "wasm32")]

@@ -155,19 +155,8 @@ impl FleetIndex {
         let mut distinct: Vec<Distinct> = Vec::new();
         let mut raw: Vec<RawCell> = Vec::new();
         for c in clusters {
-            let start = ix.label_pairs.len();
-            for (key, value) in &c.labels {
-                let k = intern(&mut ix.keys, key);
-                let before = ix.values.len();
-                let v = intern(&mut ix.values, value);
-                if ix.values.len() > before {
-                    ix.value_names.push(value.clone());
-                }
-                ix.label_pairs.push((k, v));
-            }
-            if let Some(s) = ix.label_pairs.get_mut(start..) {
-                s.sort_unstable();
-            }
+            let pairs = ix.label_ids(c);
+            ix.label_pairs.extend(pairs);
             ix.label_start.push(ix.label_pairs.len() as u32);
 
             let start = raw.len();
@@ -206,14 +195,7 @@ impl FleetIndex {
             }
             ix.taint_start.push(ix.taint_ids.len() as u32);
 
-            let mut flags = 0;
-            if c.eligibility.is_ok() {
-                flags |= ELIGIBLE;
-            }
-            if !c.taints.is_empty() {
-                flags |= TAINTED;
-            }
-            ix.flags.push(flags);
+            ix.flags.push(flags_of(c));
         }
 
         // Rank the distinct values of every property exactly.
@@ -284,26 +266,15 @@ impl FleetIndex {
         if !same_values || from > to || to > self.label_pairs.len() {
             return false;
         }
-        *flags = if new.eligibility.is_ok() { ELIGIBLE } else { 0 }
-            | if new.taints.is_empty() { 0 } else { TAINTED };
+        *flags = flags_of(new);
         for &(k, _) in &self.label_pairs[from..to] {
             if let Some(slot) = dense_slot(&mut self.label_columns, k, i) {
                 *slot = NONE;
             }
         }
-        let mut pairs: Vec<(u32, u32)> = Vec::with_capacity(new.labels.len());
-        for (key, value) in &new.labels {
-            let k = intern(&mut self.keys, key);
-            // A key new to the fleet: no dense column (one cluster has it).
-            self.label_columns.resize(self.keys.len(), None);
-            let before = self.values.len();
-            let v = intern(&mut self.values, value);
-            if self.values.len() > before {
-                self.value_names.push(value.clone());
-            }
-            pairs.push((k, v));
-        }
-        pairs.sort_unstable();
+        let pairs = self.label_ids(new);
+        // Keys new to the fleet: no dense column (one cluster has them).
+        self.label_columns.resize(self.keys.len(), None);
         for &(k, v) in &pairs {
             if let Some(slot) = dense_slot(&mut self.label_columns, k, i) {
                 *slot = v;
@@ -317,6 +288,25 @@ impl FleetIndex {
             }
         }
         true
+    }
+
+    /// Cluster `c`'s labels as (key id, value id), sorted; ids new to the index are added.
+    fn label_ids(&mut self, c: &FleetCluster) -> Vec<(u32, u32)> {
+        let mut pairs: Vec<(u32, u32)> = c
+            .labels
+            .iter()
+            .map(|(key, value)| {
+                let k = intern(&mut self.keys, key);
+                let before = self.values.len();
+                let v = intern(&mut self.values, value);
+                if self.values.len() > before {
+                    self.value_names.push(value.clone());
+                }
+                (k, v)
+            })
+            .collect();
+        pairs.sort_unstable();
+        pairs
     }
 
     /// The dense columns of the keys and properties most clusters have.
@@ -547,6 +537,12 @@ impl FleetIndex {
     pub fn tainted(&self, i: usize) -> bool {
         self.flags.get(i).is_some_and(|f| f & TAINTED != 0)
     }
+}
+
+/// A cluster's [`ELIGIBLE`] and [`TAINTED`] flags.
+fn flags_of(c: &FleetCluster) -> u8 {
+    (if c.eligibility.is_ok() { ELIGIBLE } else { 0 })
+        | if c.taints.is_empty() { 0 } else { TAINTED }
 }
 
 /// Cluster `i`'s slot in key `k`'s dense column, if the key has one.
