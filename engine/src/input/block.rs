@@ -82,20 +82,18 @@ const FAST_DEPTH: usize = if MAX_DEPTH < 100 { MAX_DEPTH } else { 100 };
 impl<'a> Reader<'a> {
     fn new(text: &'a str, first_line: u32) -> Option<Reader<'a>> {
         // Control characters (a lone CR, NUL, escapes) and the other non-printables YAML
-        // rejects or treats specially are yaml-rust2's to read. One pass over the bytes
-        // (branch-free, so it vectorises), then a closer look only where needed.
-        let controls = text.as_bytes().iter().fold(false, |any, &b| {
-            any | ((b < 0x20) & (b != b'\t') & (b != b'\n') & (b != b'\r')) | (b == 0x7f)
-        });
-        let ascii = text.is_ascii();
-        if controls
-            || (!ascii
-                && text.chars().any(|c| {
-                    matches!(
+        // rejects or treats specially are yaml-rust2's to read. One vectorised pass over the
+        // bytes, then a closer look only where something is not printable ASCII.
+        let plain = super::bytes::plain_ascii(text.as_bytes());
+        let ascii = plain || text.is_ascii();
+        if !plain
+            && text.chars().any(|c| {
+                (c < ' ' && !matches!(c, '\t' | '\n' | '\r'))
+                    || matches!(
                         c,
-                        '\u{80}'..='\u{9f}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}'
+                        '\u{7f}'..='\u{9f}' | '\u{feff}' | '\u{fffe}' | '\u{ffff}'
                     )
-                }))
+            })
         {
             return None;
         }
@@ -511,7 +509,7 @@ fn key_end(text: &str) -> Option<usize> {
     let b = text.as_bytes();
     let mut from = 0;
     let end = loop {
-        let i = from + memchr::memchr(b':', b.get(from..)?)?;
+        let i = from + super::bytes::find(b':', b.get(from..)?)?;
         match b.get(i + 1) {
             None | Some(b' ') => break i,
             Some(b'\t') => return None,
@@ -519,8 +517,9 @@ fn key_end(text: &str) -> Option<usize> {
         }
     };
     // A comment before the colon: no key.
-    let comment = memchr::memchr_iter(b'#', &b[..end])
-        .any(|h| h > 0 && (b[h - 1] == b' ' || b[h - 1] == b'\t'));
+    let comment = super::bytes::find(b'#', &b[..end]).is_some()
+        && memchr::memchr_iter(b'#', &b[..end])
+            .any(|h| h > 0 && (b[h - 1] == b' ' || b[h - 1] == b'\t'));
     (!comment).then_some(end)
 }
 

@@ -565,7 +565,9 @@ fn read_source(source: &Source, input: &mut Input) {
     // document markers are found (lines and columns stay the same).
     // A UTF-8 byte order mark starts the stream, it is not part of the first key.
     let source_text = source.text.strip_prefix('\u{feff}').unwrap_or(&source.text);
-    let text: std::borrow::Cow<str> = if source_text.contains('\r') && !source_text.contains('\n') {
+    // (`memchr`: the standard `contains` took 5% of reading a 10,000-cluster JSON dump.)
+    let has = |c: u8| memchr::memchr(c, source_text.as_bytes()).is_some();
+    let text: std::borrow::Cow<str> = if has(b'\r') && !has(b'\n') {
         std::borrow::Cow::Owned(source_text.replace('\r', "\n"))
     } else {
         std::borrow::Cow::Borrowed(source_text)

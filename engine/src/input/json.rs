@@ -7,6 +7,7 @@
 //! beyond JSON, nesting past the limit) goes to the YAML reader, which reads it or reports
 //! the error in its words.
 
+use super::bytes::{string_stop, word_at};
 use super::diagnostics::Span;
 use super::documents::RepeatedKeys;
 use super::documents::MAX_DEPTH;
@@ -108,9 +109,11 @@ impl Reader<'_> {
         let b = self.b;
         let mut p = self.pos;
         loop {
-            // Indentation first, eight spaces at a time: it is much of a pretty-printed dump.
-            while let Some(chunk) = b.get(p..p + 8) {
-                if chunk != b"        " {
+            // Indentation first, eight bytes at a time: it is much of a pretty-printed dump.
+            while let Some(word) = word_at(b, p) {
+                let other = word ^ SPACES;
+                if other != 0 {
+                    p += (other.trailing_zeros() / 8) as usize;
                     break;
                 }
                 p += 8;
@@ -220,20 +223,33 @@ impl Reader<'_> {
 
     /// A string after its opening quote is at `pos`; unescaped.
     fn string(&mut self) -> Option<CompactString> {
+        self.string_kept(true)
+    }
+
+    /// A string, checked as [`Self::string`] checks it but with its text kept only when
+    /// `keep` (the empty string otherwise): a value no engine reads, such as the
+    /// last-applied annotation, whose escapes were most of the unescaping in a `-o json` dump.
+    fn string_kept(&mut self, keep: bool) -> Option<CompactString> {
         let b = self.b;
         let start = self.pos + 1;
         // The common case: no escapes. Control characters make it not JSON.
-        let q = start + memchr::memchr2(b'"', b'\\', b.get(start..)?)?;
-        if b[start..q].iter().fold(false, |any, &c| any | (c < 0x20)) {
+        let q = string_stop(b, start)?;
+        if b[q] < 0x20 {
             return None;
         }
         let mut i = q;
         if b[q] == b'"' {
-            let s = CompactString::from(self.text.get(start..q)?);
+            let s = match keep {
+                true => CompactString::from(self.text.get(start..q)?),
+                false => CompactString::default(),
+            };
             self.advance(q + 1 - self.pos);
             return Some(s);
         }
-        let mut out = self.text.get(start..i)?.to_string();
+        let mut out = String::new();
+        if keep {
+            out.push_str(self.text.get(start..i)?);
+        }
         loop {
             let c = *b.get(i)?;
             match c {
@@ -244,15 +260,15 @@ impl Reader<'_> {
                 b'\\' => {
                     let e = *b.get(i + 1)?;
                     i += 2;
-                    match e {
-                        b'"' => out.push('"'),
-                        b'\\' => out.push('\\'),
-                        b'/' => out.push('/'),
-                        b'b' => out.push('\u{8}'),
-                        b'f' => out.push('\u{c}'),
-                        b'n' => out.push('\n'),
-                        b'r' => out.push('\r'),
-                        b't' => out.push('\t'),
+                    let ch = match e {
+                        b'"' => '"',
+                        b'\\' => '\\',
+                        b'/' => '/',
+                        b'b' => '\u{8}',
+                        b'f' => '\u{c}',
+                        b'n' => '\n',
+                        b'r' => '\r',
+                        b't' => '\t',
                         b'u' => {
                             let hi = hex4(b.get(i..i + 4)?)?;
                             i += 4;
@@ -269,9 +285,12 @@ impl Reader<'_> {
                             } else {
                                 char::from_u32(hi)?
                             };
-                            out.push(ch);
+                            ch
                         }
                         _ => return None,
+                    };
+                    if keep {
+                        out.push(ch);
                     }
                 }
                 0..=0x1F => return None,
@@ -280,7 +299,9 @@ impl Reader<'_> {
                         .iter()
                         .position(|&c| c == b'"' || c == b'\\' || c < 0x20)
                         .unwrap_or(b.len() - i);
-                    out.push_str(self.text.get(i..i + run)?);
+                    if keep {
+                        out.push_str(self.text.get(i..i + run)?);
+                    }
                     i += run;
                 }
             }
@@ -316,7 +337,17 @@ impl Reader<'_> {
                 }
                 self.advance(1);
                 self.skip_ws();
-                let mut value = self.value()?;
+                let mut value = match self.b.get(self.pos) {
+                    Some(b'"') if key == super::node::LAST_APPLIED => {
+                        let span = self.span();
+                        let text = self.string_kept(false)?;
+                        Node {
+                            value: Value::Scalar(Scalar { text, plain: false }),
+                            span,
+                        }
+                    }
+                    _ => self.value()?,
+                };
                 if keys.check(&self.entries[start..], &key) {
                     self.duplicates.push((key_span, key.to_string()));
                 }
@@ -374,6 +405,9 @@ impl Reader<'_> {
     }
 }
 
+/// Eight spaces, as one little-endian word.
+const SPACES: u64 = u64::from_le_bytes(*b"        ");
+
 fn hex4(b: &[u8]) -> Option<u32> {
     let s = std::str::from_utf8(b).ok()?;
     u32::from_str_radix(s, 16).ok()
@@ -397,6 +431,8 @@ mod tests {
             "{\"a\": 1, \"a\": 2}",
             "{\"s\": \"\\u00e9 and \\t\"}",
             "{\"quantity\": \"500m\", \"n\": 123456789012345678901234567890}",
+            // The last-applied annotation is checked but not kept, by either reader.
+            "{\"metadata\": {\"annotations\": {\"kubectl.kubernetes.io/last-applied-configuration\": \"{\\\"a\\\":\\\"\\u00e9\\\"}\\n\", \"b\": \"c\"}}}",
         ];
         for t in texts {
             let json = parse(t, 3);
@@ -417,6 +453,35 @@ mod tests {
             "[\"\\x\"]",
         ] {
             assert_eq!(parse(not_json, 1), None, "{not_json}");
+        }
+        // Not kept is not unchecked: a bad escape in the annotation is still not JSON.
+        let bad = "{\"kubectl.kubernetes.io/last-applied-configuration\": \"{\\x}\"}";
+        assert_eq!(parse(bad, 1), None);
+        let good = bad.replace("\\x", "\\\"");
+        let forgotten = parse(&good, 1).map(|(n, _)| n.to_json());
+        assert_eq!(
+            forgotten,
+            Some(serde_json::json!({"kubectl.kubernetes.io/last-applied-configuration": ""}))
+        );
+    }
+
+    /// Strings are scanned eight bytes at a time: a quote, a backslash, a control character
+    /// or a non-ASCII character at every position of the first words and past them reads as
+    /// serde_json reads it (or is refused where serde_json refuses it).
+    #[test]
+    fn strings_read_as_serde_json_reads_them_wherever_the_special_byte_is() {
+        for special in [
+            "\\\"", "\\\\", "\\n", "\\u00e9", "é", "\u{1}", "\u{1f}", "\t", " ", "\u{7f}",
+        ] {
+            for before in 0..40 {
+                for after in [0, 1, 7, 8, 9, 40] {
+                    let text =
+                        format!("[\"{}{special}{}\"]", "a".repeat(before), "b".repeat(after));
+                    let ours = parse(&text, 1).map(|(n, _)| n.to_json());
+                    let theirs = serde_json::from_str::<serde_json::Value>(&text).ok();
+                    assert_eq!(ours, theirs, "{text:?}");
+                }
+            }
         }
     }
 }

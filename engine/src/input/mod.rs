@@ -2,6 +2,7 @@
 
 pub(crate) mod arm;
 mod block;
+mod bytes;
 pub mod de;
 pub mod diagnostics;
 pub mod documents;

@@ -240,7 +240,7 @@ fn yaml_style_float(t: &str) -> bool {
 
 /// The annotation kubectl writes on every object it applies: the whole object again, as one
 /// JSON string. No engine reads it, and it is a sixth of a `kubectl get -o yaml` dump.
-const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
+pub(crate) const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
 
 /// Every reader calls this on each mapping entry it builds: the quoted (or literal) text of a
 /// value no engine reads is not kept. The entry, its span and its type stay, so lookups,

@@ -1,0 +1,123 @@
+//! Byte scans shared by the readers, eight bytes at a time: most lines, keys and strings of a
+//! dump are shorter than the setup of a vectorised search, so a word-at-a-time look at the
+//! first bytes comes first and `memchr` takes what remains of a long one.
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+/// How many bytes are looked at a word at a time before `memchr` takes over.
+const SHORT: usize = 32;
+
+/// The eight bytes at `at` as a little-endian word (the first byte lowest).
+#[inline]
+pub(crate) fn word_at(b: &[u8], at: usize) -> Option<u64> {
+    let bytes: [u8; 8] = b.get(at..at + 8)?.try_into().ok()?;
+    Some(u64::from_le_bytes(bytes))
+}
+
+/// High bit set in each byte of `w` equal to `byte`: exact up to the first one (borrows
+/// only carry past it), which is all a search needs.
+#[inline]
+fn equal(w: u64, byte: u8) -> u64 {
+    let x = w ^ (ONES * u64::from(byte));
+    x.wrapping_sub(ONES) & !x & HIGH
+}
+
+/// High bit set in each byte of `w` below 0x20, exact up to the first one.
+#[inline]
+fn control(w: u64) -> u64 {
+    w.wrapping_sub(ONES * 0x20) & !w & HIGH
+}
+
+#[inline]
+fn first(found: u64) -> usize {
+    (found.trailing_zeros() / 8) as usize
+}
+
+/// The first `needle` in `hay`.
+#[inline]
+pub(crate) fn find(needle: u8, hay: &[u8]) -> Option<usize> {
+    let mut p = 0;
+    for _ in 0..SHORT / 8 {
+        let Some(w) = word_at(hay, p) else {
+            return hay[p..].iter().position(|&c| c == needle).map(|i| p + i);
+        };
+        let found = equal(w, needle);
+        if found != 0 {
+            return Some(p + first(found));
+        }
+        p += 8;
+    }
+    memchr::memchr(needle, &hay[p..]).map(|i| p + i)
+}
+
+/// Where a JSON string's text from `at` stops: the first `"`, `\` or control character.
+#[inline]
+pub(crate) fn string_stop(b: &[u8], at: usize) -> Option<usize> {
+    let mut p = at;
+    for _ in 0..SHORT / 8 {
+        let Some(w) = word_at(b, p) else { break };
+        let found = equal(w, b'"') | equal(w, b'\\') | control(w);
+        if found != 0 {
+            return Some(p + first(found));
+        }
+        p += 8;
+    }
+    let rest = b.get(p..)?;
+    let q = p + memchr::memchr2(b'"', b'\\', rest)?;
+    match rest[..q - p].iter().position(|&c| c < 0x20) {
+        Some(c) => Some(p + c),
+        None => Some(q),
+    }
+}
+
+/// Whether every byte is printable ASCII, a tab or a line break: then the text holds
+/// nothing YAML refuses or reads specially. Blocks of 64 bytes without an early exit inside,
+/// which the compiler turns into vector compares.
+pub(crate) fn plain_ascii(b: &[u8]) -> bool {
+    let unusual =
+        |c: u8| !((c.wrapping_sub(0x20) < 0x5f) | (c == b'\n') | (c == b'\t') | (c == b'\r'));
+    let mut blocks = b.chunks_exact(64);
+    !(blocks.by_ref().any(|block| {
+        block
+            .iter()
+            .fold(0u8, |found, &c| found | u8::from(unusual(c)))
+            != 0
+    }) || blocks.remainder().iter().any(|&c| unusual(c)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every position of the word-at-a-time part and past it, with decoys after the byte.
+    #[test]
+    fn scans_find_the_first_byte_wherever_it_is() {
+        for len in 0..80 {
+            for at in 0..=len {
+                let mut hay = vec![b'a'; len];
+                if at < len {
+                    hay[at] = b':';
+                }
+                hay.extend_from_slice(b"x:\"\\\x01");
+                let want = if at < len { at } else { len + 1 };
+                assert_eq!(find(b':', &hay), Some(want), "{len} {at}");
+                assert_eq!(find(b'#', &hay), None);
+                let mut s = vec![b'a'; len];
+                s.extend_from_slice(b"\"");
+                assert_eq!(string_stop(&s, 0), Some(len));
+                if at < len {
+                    s[at] = 0x1f;
+                    assert_eq!(string_stop(&s, 0), Some(at));
+                }
+            }
+        }
+        assert!(plain_ascii(&b"a: \"b\"\t\r\n~ ".repeat(20)));
+        for bad in [0u8, 0x1f, 0x7f, 0x80, 0xc2, 0xff] {
+            for at in [0, 63, 64, 130] {
+                let mut t = vec![b' '; 131];
+                t[at] = bad;
+                assert!(!plain_ascii(&t), "{bad:#x} at {at}");
+            }
+        }
+    }
+}
