@@ -227,8 +227,9 @@ impl Reader<'_> {
     }
 
     /// A string, checked as [`Self::string`] checks it but with its text kept only when
-    /// `keep` (the empty string otherwise): a value no engine reads, such as the
-    /// last-applied annotation, whose escapes were most of the unescaping in a `-o json` dump.
+    /// `keep` (the empty string otherwise): a value no engine reads ([`super::node::unread`]:
+    /// the last-applied annotation, whose escapes were most of the unescaping of a `-o json`
+    /// dump).
     fn string_kept(&mut self, keep: bool) -> Option<CompactString> {
         let b = self.b;
         let start = self.pos + 1;
@@ -338,7 +339,7 @@ impl Reader<'_> {
                 self.advance(1);
                 self.skip_ws();
                 let mut value = match self.b.get(self.pos) {
-                    Some(b'"') if key == super::node::LAST_APPLIED => {
+                    Some(b'"') if super::node::unread(&key) => {
                         let span = self.span();
                         let text = self.string_kept(false)?;
                         Node {

@@ -240,7 +240,14 @@ fn yaml_style_float(t: &str) -> bool {
 
 /// The annotation kubectl writes on every object it applies: the whole object again, as one
 /// JSON string. No engine reads it, and it is a sixth of a `kubectl get -o yaml` dump.
-pub(crate) const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
+const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
+
+/// Whether the value of mapping key `key` is one no engine reads: its quoted text is checked
+/// but not kept (a reader may skip building it, as the JSON reader does).
+#[inline]
+pub(crate) fn unread(key: &str) -> bool {
+    key == LAST_APPLIED
+}
 
 /// Every reader calls this on each mapping entry it builds: the quoted (or literal) text of a
 /// value no engine reads is not kept. The entry, its span and its type stay, so lookups,
@@ -249,7 +256,7 @@ pub(crate) const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-config
 #[inline]
 pub(crate) fn forget_unread(key: &Node, value: &mut Node) {
     if let Value::Scalar(s) = &mut value.value {
-        if !s.plain && !s.text.is_empty() && key.as_scalar() == Some(LAST_APPLIED) {
+        if !s.plain && !s.text.is_empty() && key.as_scalar().is_some_and(unread) {
             s.text = compact_str::CompactString::default();
         }
     }

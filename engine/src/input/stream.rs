@@ -14,8 +14,7 @@ use super::node::{FieldPath, Node, PathSeg, Value};
 pub fn forbidden_char(text: &str, first_line: u32) -> Option<(Span, char)> {
     // A byte scan first: most text is printable ASCII, and this check runs on every
     // document (a C1 control or a non-character is not ASCII; the exact check follows).
-    let suspicious = !super::bytes::plain_ascii(text.as_bytes());
-    if !suspicious {
+    if super::bytes::plain_ascii(text.as_bytes()) {
         return None;
     }
     let (mut line, mut column) = (first_line, 1u32);
