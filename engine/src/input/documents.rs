@@ -572,6 +572,19 @@ fn read_source(source: &Source, input: &mut Input) {
     } else {
         std::borrow::Cow::Borrowed(source_text)
     };
+    // A `-o json` dump is one JSON value, and then one document: no line of it can be a
+    // document marker (`---` and `...` are no JSON tokens and a JSON string holds no line
+    // break), so its lines are not searched for markers (a tenth of reading such a dump).
+    if super::json::looks_like_json(&text) {
+        if let Some(tree) = super::json::parse(&text, 1) {
+            let whole = Chunk {
+                text: &text,
+                first_line: 1,
+            };
+            read_chunk(&source.name, &whole, 0, Some(tree), input);
+            return;
+        }
+    }
     read_chunks(&source.name, &split_documents(&text), 0, input);
 }
 
@@ -584,80 +597,95 @@ pub(crate) fn read_chunks(
     input: &mut Input,
 ) -> usize {
     for chunk in chunks {
-        let refused = super::stream::forbidden_char(chunk.text, chunk.first_line)
-            .map(|(span, c)| (span, super::stream::forbidden_message(c)))
-            .or_else(|| {
-                super::stream::unsupported_version(chunk.text, chunk.first_line).map(|(span, v)| {
-                    (
+        index = read_chunk(source, chunk, index, None, input);
+    }
+    index
+}
+
+/// Reads one chunk as document `index + 1` (when it has content); `json` is its tree when the
+/// JSON reader already read it. Returns the number of the last document read.
+fn read_chunk(
+    source: &str,
+    chunk: &Chunk<'_>,
+    mut index: usize,
+    json: Option<(Node, Duplicates)>,
+    input: &mut Input,
+) -> usize {
+    let refused = super::stream::forbidden_char(chunk.text, chunk.first_line)
+        .map(|(span, c)| (span, super::stream::forbidden_message(c)))
+        .or_else(|| {
+            super::stream::unsupported_version(chunk.text, chunk.first_line).map(|(span, v)| {
+                (
+                    span,
+                    format!("%YAML {v}: only YAML 1.x is read (as by go-yaml)"),
+                )
+            })
+        });
+    if let Some((span, message)) = refused {
+        input.diagnose(Diagnostic::in_source(
+            Severity::Error,
+            source,
+            index + 1,
+            span,
+            message,
+        ));
+        if has_content(chunk.text) {
+            index += 1;
+        }
+        return index;
+    }
+    if !has_content(chunk.text) {
+        return index;
+    }
+    index += 1;
+    // JSON (`-o json`) is read by the JSON reader: the same tree, several times faster.
+    let json = json.or_else(|| {
+        super::json::looks_like_json(chunk.text)
+            .then(|| super::json::parse(chunk.text, chunk.first_line))
+            .flatten()
+    });
+    // Block YAML as kubectl prints it is read line by line; the rest by yaml-rust2.
+    let parsed = match json.or_else(|| super::block::parse(chunk.text, chunk.first_line)) {
+        Some((root, dups)) => Ok((Some(root), dups)),
+        None => parse_yaml(chunk.text, chunk.first_line),
+    };
+    match parsed {
+        Ok((root, dups)) => {
+            let mut found: Vec<Diagnostic> = dups
+                .into_iter()
+                .map(|(span, key)| {
+                    Diagnostic::in_source(
+                        Severity::Error,
+                        source,
+                        index,
                         span,
-                        format!("%YAML {v}: only YAML 1.x is read (as by go-yaml)"),
+                        format!("duplicate key \"{key}\" in a mapping"),
                     )
                 })
-            });
-        if let Some((span, message)) = refused {
-            input.diagnose(Diagnostic::in_source(
-                Severity::Error,
-                source,
-                index + 1,
-                span,
-                message,
-            ));
-            if has_content(chunk.text) {
-                index += 1;
+                .collect();
+            if let Some(root) = &root {
+                super::stream::name_duplicates(&mut found, root);
             }
-            continue;
-        }
-        if !has_content(chunk.text) {
-            continue;
-        }
-        index += 1;
-        // JSON (`-o json`) is read by the JSON reader: the same tree, several times faster.
-        let json = super::json::looks_like_json(chunk.text)
-            .then(|| super::json::parse(chunk.text, chunk.first_line))
-            .flatten();
-        // Block YAML as kubectl prints it is read line by line; the rest by yaml-rust2.
-        let parsed = match json.or_else(|| super::block::parse(chunk.text, chunk.first_line)) {
-            Some((root, dups)) => Ok((Some(root), dups)),
-            None => parse_yaml(chunk.text, chunk.first_line),
-        };
-        match parsed {
-            Ok((root, dups)) => {
-                let mut found: Vec<Diagnostic> = dups
-                    .into_iter()
-                    .map(|(span, key)| {
-                        Diagnostic::in_source(
-                            Severity::Error,
-                            source,
-                            index,
-                            span,
-                            format!("duplicate key \"{key}\" in a mapping"),
-                        )
-                    })
-                    .collect();
-                if let Some(root) = &root {
-                    super::stream::name_duplicates(&mut found, root);
-                }
-                for d in found {
-                    input.diagnose(d);
-                }
-                match root {
-                    Some(root) if !root.is_null() => {
-                        read_manifest(source, index, None, root, input);
-                    }
-                    _ => index -= 1,
-                }
-            }
-            Err((span, msg)) => {
-                let mut d = Diagnostic::in_source(
-                    Severity::Error,
-                    source,
-                    index,
-                    span,
-                    format!("invalid YAML: {msg}"),
-                );
-                d.kind = super::stream::kind_in_text(chunk.text);
+            for d in found {
                 input.diagnose(d);
             }
+            match root {
+                Some(root) if !root.is_null() => {
+                    read_manifest(source, index, None, root, input);
+                }
+                _ => index -= 1,
+            }
+        }
+        Err((span, msg)) => {
+            let mut d = Diagnostic::in_source(
+                Severity::Error,
+                source,
+                index,
+                span,
+                format!("invalid YAML: {msg}"),
+            );
+            d.kind = super::stream::kind_in_text(chunk.text);
+            input.diagnose(d);
         }
     }
     index
@@ -1584,6 +1612,69 @@ mod tests {
         );
         let cr = Input::parse_str(&format!("{}---\n{}", mc("a"), mc("b")).replace('\n', "\r"));
         assert_eq!(names(&cr), [("a".into(), 1), ("b".into(), 5)]);
+    }
+
+    /// A text that is one JSON value is read whole, without looking for document markers:
+    /// documents, spans and findings are those of reading it document by document, and a
+    /// text that is more than one JSON value (a marker, a comment, a second document after
+    /// it) is still split.
+    #[test]
+    fn a_json_text_read_whole_equals_it_read_document_by_document() {
+        let mc = |name: &str, label: &str| {
+            format!("{{\n  \"apiVersion\": \"cluster.kubernetes-fleet.io/v1\",\n  \"kind\": \"MemberCluster\",\n  \"metadata\": {{\"name\": \"{name}\", \"labels\": {{\"env\": \"{label}\"}}}}\n}}")
+        };
+        let list = format!(
+            "{{\"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": [\n{},\n{}\n]}}\n",
+            mc("a", "prod"),
+            mc("b", "dev")
+        );
+        let texts = [
+            list.clone(),
+            format!("  \n{}", mc("a", "prod")),
+            mc("a", "prod").replace('\n', "\r\n"),
+            // Refused by YAML although JSON takes it: the error and its line:column stay.
+            mc("a", "pr\u{86}od"),
+            mc("a", "pr\u{85}od"),
+            // A repeated key and a repeated name.
+            format!("[{}, {}]", mc("a", "x"), mc("a", "y")).replace("\"env\"", "\"env\": \"1\", \"env\""),
+            // More than one JSON value: split at the markers, as before.
+            format!("{}\n---\n{}\n", mc("a", "prod"), mc("b", "dev")),
+            format!("{}\n...\n{}\n", mc("a", "prod"), mc("b", "dev")),
+            format!("{}\n# a comment\n", mc("a", "prod")),
+            format!("{}\n---\nkind: Broken\n", mc("a", "prod")),
+            format!("{} trailing", mc("a", "prod")),
+            "[{\"type\": \"Microsoft.ContainerService/fleets/members\", \"name\": \"m\", \"clusterResourceId\": \"/x/managedClusters/AKS\"}]".to_string(),
+        ];
+        for text in &texts {
+            let whole = Input::parse(&[Source::new("s", text.as_str())]);
+            let mut split = Input::default();
+            read_chunks("s", &split_documents(text), 0, &mut split);
+            split.join_azure();
+            assert_eq!(whole, split, "{text}");
+        }
+        let read = Input::parse(&[Source::new("s", list.as_str())]);
+        let names: Vec<_> = read
+            .documents
+            .iter()
+            .map(|d| (d.name.clone(), d.root.span.line))
+            .collect();
+        assert_eq!(names, [(Some("a".into()), 2), (Some("b".into()), 7)]);
+        let refused = Input::parse(&[Source::new("s", mc("a", "pr\u{86}od").as_str())]);
+        let msgs: Vec<_> = refused
+            .diagnostics
+            .iter()
+            .map(|d| (d.line, d.column, d.message.as_str()))
+            .collect();
+        assert_eq!(
+            msgs,
+            [(
+                4,
+                50,
+                "control character U+0086 is not allowed in YAML (the document is not read)"
+            )]
+        );
+        let two = Input::parse(&[Source::new("s", texts[6].as_str())]);
+        assert_eq!(two.documents.len(), 2);
     }
 
     /// Two inputs read apart and appended are the input read together (the playground reads
