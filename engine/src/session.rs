@@ -197,11 +197,31 @@ fn common_suffix(a: &[u8], b: &[u8], max: usize) -> usize {
 }
 
 /// The common prefix of two texts and their common suffix after it: the edit from one to the
-/// other lies between them.
-fn common_ends(a: &[u8], b: &[u8]) -> (usize, usize) {
-    let prefix = common_prefix(a, b);
-    let max_suffix = a.len().min(b.len()) - prefix;
-    (prefix, common_suffix(a, b, max_suffix))
+/// other lies between them. Compared from `known` on: the first `known.prefix` and the last
+/// `known.suffix` bytes of both are the same (the page knows where its editor was edited, so
+/// a keystroke in a 28 MB dump compares a few bytes, not the whole text).
+fn common_ends(a: &[u8], b: &[u8], known: Unchanged) -> (usize, usize) {
+    let n = a.len().min(b.len());
+    let from = known.prefix.min(n);
+    let prefix = from + common_prefix(&a[from..], &b[from..]);
+    let max_suffix = n - prefix;
+    let known_suffix = known.suffix.min(max_suffix);
+    let (a, b) = (&a[..a.len() - known_suffix], &b[..b.len() - known_suffix]);
+    (
+        prefix,
+        known_suffix + common_suffix(a, b, max_suffix - known_suffix),
+    )
+}
+
+/// What a caller knows of how a text differs from the one the session last read for its
+/// source: its first `prefix` bytes and its last `suffix` bytes are that text's. It may know
+/// less than there is (zero knows nothing), never more.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Unchanged {
+    /// Bytes at the start that are the same.
+    pub prefix: usize,
+    /// Bytes at the end that are the same.
+    pub suffix: usize,
 }
 
 fn offset(whole: &str, part: &str) -> usize {
@@ -620,7 +640,15 @@ impl Session {
     /// comparing it (a keystroke in the policy does not compare a 7 MB fleet), and no text is
     /// copied.
     pub fn update_shared(&mut self, sources: &[(&str, Rc<str>)]) -> bool {
-        let changed = self.read(sources);
+        self.update_edited(sources, &[])
+    }
+
+    /// [`Session::update_shared`] told, per source, what of its text is as last read
+    /// (`known[i]` for `sources[i]`; missing or default where nothing is known): the edit is
+    /// then looked for between those bytes only. What it says must be true, or what is read
+    /// may not be the text given.
+    pub fn update_edited(&mut self, sources: &[(&str, Rc<str>)], known: &[Unchanged]) -> bool {
+        let changed = self.read(sources, known);
         if self.pieced {
             for (state, (_, text)) in self.sources.iter_mut().zip(sources) {
                 state.text = text.clone();
@@ -644,7 +672,7 @@ impl Session {
                 .all(|(a, b)| *a.text == *b.text)
     }
 
-    fn read(&mut self, sources: &[(&str, Rc<str>)]) -> bool {
+    fn read(&mut self, sources: &[(&str, Rc<str>)], known: &[Unchanged]) -> bool {
         let same_names = self.same_names(sources.iter().map(|s| s.0));
         // Each text's common prefix and suffix with the one before, worked out once: they
         // say whether the text changed and where (a 28 MB dump is not compared thrice).
@@ -652,11 +680,13 @@ impl Session {
             self.sources
                 .iter()
                 .zip(sources)
-                .map(|(a, (_, b))| {
+                .enumerate()
+                .map(|(i, (a, (_, b)))| {
                     if Rc::ptr_eq(&a.text, b) {
                         (b.len(), 0)
                     } else {
-                        common_ends(a.text.as_bytes(), b.as_bytes())
+                        let known = known.get(i).copied().unwrap_or_default();
+                        common_ends(a.text.as_bytes(), b.as_bytes(), known)
                     }
                 })
                 .collect()
@@ -777,7 +807,7 @@ impl Session {
             let (prefix, suffix) = edits
                 .get(i)
                 .copied()
-                .unwrap_or_else(|| common_ends(old, new));
+                .unwrap_or_else(|| common_ends(old, new, Unchanged::default()));
             if prefix == old.len() && prefix == new.len() {
                 for p in &state.pieces {
                     cursor.take(p.counts, &mut out, &mut ids);
@@ -1219,6 +1249,56 @@ fn parts(text: &str) -> Vec<Part<'_>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Told less than there is, or nothing, the common ends are found as from scratch (texts
+    /// from 0 to 200 bytes, so that the 64- and 8-byte steps and the byte tail all end the
+    /// comparison somewhere; the known ends may overlap, as after inserting into a run).
+    #[test]
+    fn known_ends_are_extended_to_the_common_ends() {
+        let naive = |a: &[u8], b: &[u8]| {
+            let p = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+            let max = a.len().min(b.len()) - p;
+            let s = (0..max)
+                .take_while(|&i| a[a.len() - 1 - i] == b[b.len() - 1 - i])
+                .count();
+            (p, s)
+        };
+        let base: Vec<u8> = (0..200u32).map(|i| b'a' + (i * 7 % 13) as u8).collect();
+        for len in [0, 1, 7, 8, 9, 63, 64, 65, 130, 200] {
+            let a = &base[..len];
+            for at in (0..=len).step_by(3) {
+                for (cut, insert) in [(0, &b"x"[..]), (1, b""), (2, b"ab"), (0, b"a")] {
+                    let cut = cut.min(len - at);
+                    let b = [&a[..at], insert, &a[at + cut..]].concat();
+                    let (p, s) = naive(a, &b);
+                    // The longest common end, not limited by the prefix.
+                    let tail = a
+                        .iter()
+                        .rev()
+                        .zip(b.iter().rev())
+                        .take_while(|(x, y)| x == y);
+                    let full_suffix = tail.count();
+                    for known in [
+                        Unchanged::default(),
+                        Unchanged {
+                            prefix: p,
+                            suffix: full_suffix,
+                        },
+                        Unchanged {
+                            prefix: p / 2,
+                            suffix: full_suffix / 3,
+                        },
+                        Unchanged {
+                            prefix: at,
+                            suffix: len - at - cut,
+                        },
+                    ] {
+                        assert_eq!(common_ends(a, &b, known), (p, s), "{len} {at} {known:?}");
+                    }
+                }
+            }
+        }
+    }
 
     fn fleet(labels: [&str; 3]) -> String {
         let items: Vec<String> = labels

@@ -2,7 +2,7 @@
 //! gives, after every edit of a sequence: typing at the end of a kubectl list, in an item, in a
 //! comment, new documents, broken YAML, and random edits (proptest).
 
-use fleet_policy::session::Session;
+use fleet_policy::session::{Session, Unchanged};
 use fleet_policy::{EvaluateOptions, Input, Source};
 use proptest::prelude::*;
 
@@ -109,24 +109,51 @@ thread_local! {
     static SHARED: std::cell::RefCell<Vec<std::rc::Rc<str>>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// Updates the session as the page does (`Session::update_shared`): the text of an editor
+/// Updates the session as the page does (`Session::update_edited`): the text of an editor
 /// not typed in is the same `Rc` as before (known unchanged without comparing), an edited
-/// one a new text.
+/// one a new text, with what the page knows of where it was edited: in turn the longest
+/// common start and end of the two texts (which may overlap), less than that, and nothing.
 fn update_as_the_page(session: &mut Session, fleet: &str, policy: &str) -> bool {
-    let texts: Vec<std::rc::Rc<str>> = SHARED.with(|last| {
+    let (texts, known): (Vec<std::rc::Rc<str>>, Vec<Unchanged>) = SHARED.with(|last| {
         let last = last.borrow();
         [fleet, policy]
             .iter()
             .enumerate()
             .map(|(i, t)| match last.get(i) {
-                Some(l) if **l == **t => l.clone(),
-                _ => std::rc::Rc::from(*t),
+                Some(l) if **l == **t => (l.clone(), Unchanged::default()),
+                Some(l) => (std::rc::Rc::from(*t), known_of(l, t)),
+                None => (std::rc::Rc::from(*t), Unchanged::default()),
             })
-            .collect()
+            .unzip()
     });
     SHARED.with(|last| *last.borrow_mut() = texts.clone());
     let named: Vec<(&str, std::rc::Rc<str>)> = ["fleet", "policy"].into_iter().zip(texts).collect();
-    session.update_shared(&named)
+    session.update_edited(&named, &known)
+}
+
+thread_local! {
+    static KNOWN: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
+/// What the page may know of an edit from `old` to `new` (see `update_as_the_page`).
+fn known_of(old: &str, new: &str) -> Unchanged {
+    let (a, b) = (old.as_bytes(), new.as_bytes());
+    let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let suffix = a
+        .iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count();
+    let turn = KNOWN.with(|k| k.replace(k.get() + 1));
+    match turn % 3 {
+        0 => Unchanged { prefix, suffix },
+        1 => Unchanged {
+            prefix: prefix * 2 / 3,
+            suffix: suffix / 2,
+        },
+        _ => Unchanged::default(),
+    }
 }
 
 #[test]

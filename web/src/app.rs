@@ -10,7 +10,7 @@ use crate::boot::{boot, boot_restarted, example_state, from_link, restarted, sys
 use crate::editor::markers;
 use crate::evaluation::{FLEET, POLICY};
 use crate::gallery::Example;
-use crate::model::{Action, Model, Pace, Which};
+use crate::model::{Action, Model, Pace, Unchanged, Which};
 use crate::runner::{Runner, Shown};
 use crate::share;
 use crate::state::{State, Theme};
@@ -181,7 +181,14 @@ pub fn app() -> Html {
         });
     }
 
-    let dispatch = |f: fn(Rc<str>) -> Action| model.dispatcher().to_callback().reform(f);
+    // An edit: the runner notes where the text changed, the model takes the text.
+    let on_edit = |which: Which| {
+        let (model, runner) = (model.clone(), runner.clone());
+        Callback::from(move |(text, unchanged): (Rc<str>, Option<Unchanged>)| {
+            runner.borrow_mut().edited(which, &text, unchanged);
+            model.dispatch(Action::Edited(which, text));
+        })
+    };
     let load = {
         let (model, highlights) = (model.clone(), highlights.clone());
         Callback::from(move |state: State| {
@@ -334,8 +341,7 @@ pub fn app() -> Html {
             <GalleryNav current={state.example.clone()} on_example={on_example} />
             <main class="panes">
                 <EditorPane fleet={fleet} policy={policy}
-                    on_fleet={dispatch(|t| Action::Edited(Which::Fleet, t))}
-                    on_policy={dispatch(|t| Action::Edited(Which::Policy, t))} />
+                    on_fleet={on_edit(Which::Fleet)} on_policy={on_edit(Which::Policy)} />
                 <ResultPane current={shown.current.clone()} shown={shown.shown.clone()} facts={shown.facts.clone()}
                     view={state.view} selected={model.selected.clone()} what_if={state.what_if.clone()}
                     pinned={(*pinned).clone()} on_jump={on_jump}

@@ -5,7 +5,7 @@ use crate::state::State;
 use chrono::{DateTime, SecondsFormat, Utc};
 use fleet_policy::rollout::options::WhatIf as RolloutEvent;
 use fleet_policy::rollout::plan::Rollout;
-use fleet_policy::session::Session;
+use fleet_policy::session::{Session, Unchanged};
 use fleet_policy::{EvaluateOptions, EvaluateReport};
 use serde_json::{json, Value};
 use std::rc::Rc;
@@ -96,11 +96,15 @@ pub fn options_json(state: &State, at: DateTime<Utc>) -> Value {
 }
 
 /// Evaluates the state. The session re-reads only the documents (and list items) whose text
-/// changed, and hands back the last report while neither the input nor the options changed.
-pub fn evaluate(state: &State, session: &mut Session) -> Evaluation {
+/// changed, and hands back the last report while neither the input nor the options changed;
+/// `known` is what the editors' edits left of the texts it read last (fleet, policy).
+pub fn evaluate(state: &State, session: &mut Session, known: &[Unchanged; 2]) -> Evaluation {
     let started = js_sys::Date::now();
     // The editors' texts are shared, not copied: an editor not typed in gives the same text.
-    session.update_shared(&[(FLEET, state.fleet.clone()), (POLICY, state.policy.clone())]);
+    session.update_edited(
+        &[(FLEET, state.fleet.clone()), (POLICY, state.policy.clone())],
+        known,
+    );
     // No instant chosen: a dump is evaluated when it was taken (its snapshot), hand-written
     // input now. "now" and "snapshot" are the two buttons; anything else is an instant.
     let snapshot = session.snapshot();

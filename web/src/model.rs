@@ -2,6 +2,7 @@
 //! evaluation it triggers, the editors and the storage are the root's business.
 
 use crate::state::{MemberMode, State, View};
+pub use fleet_policy::session::Unchanged;
 use std::rc::Rc;
 
 /// Which editor.
@@ -189,25 +190,70 @@ impl EditorText {
     }
 
     /// Applies an edit's changes (ascending, positions in the text before the edit); the text
-    /// must then be `len16` UTF-16 units long. False when they do not fit (the caller then
+    /// must then be `len16` UTF-16 units long. Gives the bytes at the start and at the end
+    /// that the edit left as they were, or `None` when the changes do not fit (the caller then
     /// takes the editor's whole text).
-    pub fn apply(&mut self, changes: &[Change], len16: usize) -> bool {
-        if !apply_changes(&mut self.text, changes, self.ascii) {
-            return false;
-        }
+    pub fn apply(&mut self, changes: &[Change], len16: usize) -> Option<Unchanged> {
+        let unchanged = apply_changes(&mut self.text, changes, self.ascii)?;
         self.ascii = self.ascii && changes.iter().all(|c| c.insert.is_ascii());
         let len = if self.ascii {
             self.text.len()
         } else {
             self.text.encode_utf16().count()
         };
-        len == len16
+        (len == len16).then_some(unchanged)
     }
 }
 
-/// Puts `changes` (UTF-16 positions) into `text`, all ASCII when `ascii`; false, with `text`
-/// unchanged, when a position is not in it.
-fn apply_changes(text: &mut String, changes: &[Change], ascii: bool) -> bool {
+/// Where an editor's text changed since the engine last read it, kept from the edits the
+/// editor reports (the engine then compares a few bytes around them, not two 28 MB texts).
+#[derive(Debug, Default)]
+pub struct EditJournal {
+    /// Whether the engine read this editor's text before.
+    read: bool,
+    /// The editor's newest text.
+    head: Option<Rc<str>>,
+    /// The bytes at the start and at the end of `head` that are those of the text read last;
+    /// `None` when not known (a text loaded, or an edit that did not fit).
+    unchanged: Option<Unchanged>,
+}
+
+impl EditJournal {
+    /// The editor's text is now `text`: `unchanged` is what the edit left of the text before
+    /// it (`None`: not known).
+    pub fn edited(&mut self, text: &Rc<str>, unchanged: Option<Unchanged>) {
+        self.unchanged = match (self.unchanged, unchanged) {
+            (Some(a), Some(b)) => Some(Unchanged {
+                prefix: a.prefix.min(b.prefix),
+                suffix: a.suffix.min(b.suffix),
+            }),
+            _ => None,
+        };
+        self.head = Some(text.clone());
+    }
+
+    /// What is known of `text` against the text the engine read last, which `text` now
+    /// becomes. Nothing is known unless `text` is the editor's newest (the same `Rc`): a
+    /// text that did not come from the editor's edits is compared whole.
+    pub fn read(&mut self, text: &Rc<str>) -> Unchanged {
+        let known = match &self.head {
+            Some(head) if self.read && Rc::ptr_eq(head, text) => self.unchanged,
+            _ => None,
+        };
+        self.read = true;
+        self.head = Some(text.clone());
+        self.unchanged = Some(Unchanged {
+            prefix: text.len(),
+            suffix: text.len(),
+        });
+        known.unwrap_or_default()
+    }
+}
+
+/// Puts `changes` (UTF-16 positions) into `text`, all ASCII when `ascii`; `None`, with `text`
+/// unchanged, when a position is not in it. Gives the bytes the changes left at the start and
+/// at the end.
+fn apply_changes(text: &mut String, changes: &[Change], ascii: bool) -> Option<Unchanged> {
     // UTF-16 positions → byte offsets, in one pass (equal for ASCII, the usual case).
     let mut at = Vec::with_capacity(changes.len() * 2);
     let (mut chars, mut pos16, mut byte) = (text.char_indices().peekable(), 0usize, 0usize);
@@ -223,15 +269,19 @@ fn apply_changes(text: &mut String, changes: &[Change], ascii: bool) -> bool {
                 byte += ch.len_utf8();
             }
             if pos16 != want {
-                return false;
+                return None;
             }
             at.push(byte);
         }
     }
     let fits = at.windows(2).all(|w| w[0] <= w[1]) && at.last().is_none_or(|&e| e <= text.len());
     if !fits || !at.iter().all(|&b| text.is_char_boundary(b)) {
-        return false;
+        return None;
     }
+    let unchanged = Unchanged {
+        prefix: at.first().copied().unwrap_or(text.len()),
+        suffix: text.len() - at.last().copied().unwrap_or(0),
+    };
     // One pass into a new text: `String::replace_range` inserts byte by byte (a 7.7 MB paste
     // took 70 ms of it in Chromium) and moves the rest of the text once per change.
     let removed: usize = at.chunks_exact(2).map(|r| r[1] - r[0]).sum();
@@ -245,7 +295,7 @@ fn apply_changes(text: &mut String, changes: &[Change], ascii: bool) -> bool {
     }
     out.push_str(&text[kept..]);
     *text = out;
-    true
+    Some(unchanged)
 }
 
 #[cfg(target_arch = "wasm32")]
@@ -283,20 +333,105 @@ mod tests {
     #[test]
     fn editor_changes_apply_at_utf16_positions() {
         let mut t = text("kind: List\n");
-        assert!(t.apply(&[change(11, 11, " ")], 12));
+        assert!(t.apply(&[change(11, 11, " ")], 12).is_some());
         assert_eq!(t.as_str(), "kind: List\n ");
-        assert!(t.apply(&[change(0, 4, "KIND"), change(6, 10, "Map")], 11));
+        assert!(t
+            .apply(&[change(0, 4, "KIND"), change(6, 10, "Map")], 11)
+            .is_some());
         assert_eq!(t.as_str(), "KIND: Map\n ");
         // "é" is one UTF-16 unit and two bytes; "😀" two units and four bytes.
         let mut t = text("é😀x");
-        assert!(t.apply(&[change(3, 4, "y")], 4));
+        assert!(t.apply(&[change(3, 4, "y")], 4).is_some());
         assert_eq!(t.as_str(), "é😀y");
-        assert!(t.apply(&[change(1, 3, "")], 2));
+        assert!(t.apply(&[change(1, 3, "")], 2).is_some());
         assert_eq!(t.as_str(), "éy");
         // Inside a surrogate pair, past the end, or a wrong length: refused.
-        assert!(!text("😀").apply(&[change(1, 1, "x")], 3));
-        assert!(!text("ab").apply(&[change(3, 3, "x")], 4));
-        assert!(!text("ab").apply(&[change(2, 2, "x")], 4));
+        assert!(text("😀").apply(&[change(1, 1, "x")], 3).is_none());
+        assert!(text("ab").apply(&[change(3, 3, "x")], 4).is_none());
+        assert!(text("ab").apply(&[change(2, 2, "x")], 4).is_none());
+    }
+
+    /// What the journal says is unchanged is unchanged: after any run of edits (typed,
+    /// deleted, pasted, several changes in one edit, non-ASCII text) since the last read, the
+    /// bytes it gives at the start and at the end are those of the text read then; a load in
+    /// between, or a text that is not the editor's newest, makes it say nothing.
+    #[test]
+    fn the_edit_journal_says_only_what_the_edits_left_unchanged() {
+        let mut t = text("apiVersion: v1\nkind: List\nitems:\n- name: é1\n");
+        let mut journal = EditJournal::default();
+        let first: Rc<str> = t.as_str().into();
+        assert_eq!(
+            journal.read(&first),
+            Unchanged::default(),
+            "nothing read before"
+        );
+        let edits: [&[Change]; 5] = [
+            &[change(5, 5, "x")],
+            &[change(20, 22, "")],
+            &[change(0, 1, "A"), change(30, 31, "zz")],
+            &[change(41, 41, "😀")],
+            &[change(3, 3, "")],
+        ];
+        let mut read = first.clone();
+        for (k, edit) in edits.iter().enumerate() {
+            let len16 = {
+                let mut probe = t.clone();
+                let _ = apply_changes(&mut probe.text, edit, probe.ascii);
+                probe.text.encode_utf16().count()
+            };
+            let unchanged = t.apply(edit, len16);
+            assert!(unchanged.is_some(), "edit {k} fits");
+            let now: Rc<str> = t.as_str().into();
+            journal.edited(&now, unchanged);
+            // Read after every other edit: the journal spans one or two edits.
+            if k % 2 == 1 || k == edits.len() - 1 {
+                let known = journal.read(&now);
+                let (a, b) = (read.as_bytes(), now.as_bytes());
+                assert!(known.prefix <= a.len().min(b.len()), "edit {k}: {known:?}");
+                assert_eq!(a[..known.prefix], b[..known.prefix], "edit {k}");
+                assert!(known.suffix <= a.len().min(b.len()), "edit {k}: {known:?}");
+                assert_eq!(
+                    a[a.len() - known.suffix..],
+                    b[b.len() - known.suffix..],
+                    "edit {k}"
+                );
+                assert!(
+                    known != Unchanged::default(),
+                    "edit {k}: something is known"
+                );
+                read = now;
+            }
+        }
+        assert_eq!(
+            journal.read(&read),
+            Unchanged {
+                prefix: read.len(),
+                suffix: read.len()
+            },
+            "no edit since: all of it"
+        );
+        // A load: the edits before and after it say nothing about the text read.
+        let loaded: Rc<str> = "kind: Other\n".into();
+        journal.edited(&loaded, None);
+        let typed: Rc<str> = "kind: Other\n#".into();
+        journal.edited(
+            &typed,
+            Some(Unchanged {
+                prefix: 12,
+                suffix: 0,
+            }),
+        );
+        assert_eq!(journal.read(&typed), Unchanged::default());
+        // A text the editor did not give (the same characters, another `Rc`): nothing known.
+        let same: Rc<str> = typed.to_string().into();
+        journal.edited(
+            &typed,
+            Some(Unchanged {
+                prefix: 13,
+                suffix: 13,
+            }),
+        );
+        assert_eq!(journal.read(&same), Unchanged::default());
     }
 
     #[test]
@@ -304,12 +439,12 @@ mod tests {
         // Typed into an ASCII text: "é" (2 bytes, 1 unit), then an edit after it, whose
         // UTF-16 position is no longer its byte offset.
         let mut t = text("ab");
-        assert!(t.apply(&[change(1, 1, "é")], 3));
-        assert!(t.apply(&[change(2, 3, "X")], 3));
+        assert!(t.apply(&[change(1, 1, "é")], 3).is_some());
+        assert!(t.apply(&[change(2, 3, "X")], 3).is_some());
         assert_eq!(t.as_str(), "aéX");
         // The other character deleted again: positions stay right.
-        assert!(t.apply(&[change(1, 2, "")], 2));
-        assert!(t.apply(&[change(2, 2, "!")], 3));
+        assert!(t.apply(&[change(1, 2, "")], 2).is_some());
+        assert!(t.apply(&[change(2, 2, "!")], 3).is_some());
         assert_eq!(t.as_str(), "aX!");
     }
 

@@ -3,6 +3,7 @@
 //! results (shown, labelled stale, while the input has errors that leave nothing to show).
 
 use crate::evaluation::{self, Evaluation};
+use crate::model::{EditJournal, Unchanged, Which};
 use crate::state::{State, View};
 use crate::views::placement::Facts;
 use crate::views::Shared;
@@ -43,6 +44,8 @@ impl Shown {
 #[derive(Debug, Default)]
 pub struct Runner {
     session: Session,
+    /// Where each editor (fleet, policy) was edited since the session read it.
+    journals: [EditJournal; 2],
     facts: FactCache,
     last: Option<Shown>,
     seq: u64,
@@ -59,12 +62,19 @@ impl Runner {
         self.session.input()
     }
 
+    /// An editor's text is now `text`; `unchanged` is what the edit left of the text before.
+    pub fn edited(&mut self, which: Which, text: &Rc<str>, unchanged: Option<Unchanged>) {
+        self.journals[which as usize].edited(text, unchanged);
+    }
+
     /// Evaluates `state` (model revision `rev`).
     pub fn run(&mut self, state: &State, rev: u64) -> Shown {
         if trap_requested() {
             panic!("a trap asked for by the test hook");
         }
-        let eval = evaluation::evaluate(state, &mut self.session);
+        let [fleet, policy] = &mut self.journals;
+        let known = [fleet.read(&state.fleet), policy.read(&state.policy)];
+        let eval = evaluation::evaluate(state, &mut self.session, &known);
         // The same report at the same instant is the same evaluation: the views see the same
         // props and do not render again.
         let eval = match &self.last {

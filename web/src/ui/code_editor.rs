@@ -2,7 +2,7 @@
 //! show after a load, the markers, the highlighted lines, a jump request).
 
 use crate::editor::{Editor, Marker};
-use crate::model::EditorText;
+use crate::model::{EditorText, Unchanged};
 use crate::views::Shared;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -25,8 +25,9 @@ pub struct CodeEditorProps {
     pub highlight: Rc<Vec<u32>>,
     /// Jump to (line, column); the counter makes a repeated jump to the same place fire.
     pub focus: Option<(u32, u32, u64)>,
-    /// The text after each edit.
-    pub on_change: Callback<Rc<str>>,
+    /// The text after each edit, with what the edit left of the text before it (`None`
+    /// when not known: the first edit after a load, or an edit that did not fit).
+    pub on_change: Callback<(Rc<str>, Option<Unchanged>)>,
 }
 
 /// The editor.
@@ -42,13 +43,17 @@ pub fn code_editor(p: &CodeEditorProps) -> Html {
     // The editor's text, kept up to date from its changes: the editor sends what an edit
     // changed, not its whole text (which for a 7 MB fleet cost more than evaluating).
     let current = use_mut_ref(EditorText::default);
+    // Set when the text is replaced (mounted, loaded): the next edit is not told as a change
+    // of the text before it.
+    let replaced = use_mut_ref(|| true);
     {
-        let (host, editor, shown, on_change, current) = (
+        let (host, editor, shown, on_change, current, replaced) = (
             host.clone(),
             editor.clone(),
             shown.clone(),
             on_change.clone(),
             current.clone(),
+            replaced.clone(),
         );
         let (text, label) = (p.text.clone(), p.label.clone());
         use_effect_with((), move |_| {
@@ -59,15 +64,19 @@ pub fn code_editor(p: &CodeEditorProps) -> Html {
                 *editor.borrow_mut() = Some(Editor::mount(&el, &text, &label, move |flat, len| {
                     let mut t = current.borrow_mut();
                     let changes = crate::editor::changes(&flat);
-                    if !t.apply(&changes, len as usize) {
+                    let mut unchanged = t.apply(&changes, len as usize);
+                    if unchanged.is_none() {
                         if let Some(e) = view.borrow().as_ref() {
                             *t = EditorText::new(e.text());
                         }
                     }
+                    if replaced.replace(false) {
+                        unchanged = None;
+                    }
                     let text = Rc::<str>::from(t.as_str());
                     drop(t);
                     let cb = cb.borrow().clone();
-                    cb.emit(text)
+                    cb.emit((text, unchanged))
                 }));
                 *shown.borrow_mut() = Some(text);
             }
@@ -81,6 +90,7 @@ pub fn code_editor(p: &CodeEditorProps) -> Html {
                     e.set_text(text);
                 }
                 *current.borrow_mut() = EditorText::new(text.to_string());
+                *replaced.borrow_mut() = true;
                 *shown.borrow_mut() = Some(text.clone());
             }
         });

@@ -2,6 +2,7 @@
 
 use super::code_editor::CodeEditor;
 use crate::editor::Marker;
+use crate::model::Unchanged;
 use crate::views::Shared;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -26,10 +27,10 @@ pub struct EditorPaneProps {
     pub fleet: EditorView,
     /// The Policy editor.
     pub policy: EditorView,
-    /// Fleet text edited.
-    pub on_fleet: Callback<Rc<str>>,
+    /// Fleet text edited (the text, and what the edit left of the text before it).
+    pub on_fleet: Callback<(Rc<str>, Option<Unchanged>)>,
     /// Policy text edited.
-    pub on_policy: Callback<Rc<str>>,
+    pub on_policy: Callback<(Rc<str>, Option<Unchanged>)>,
 }
 
 /// The pane.
@@ -39,7 +40,7 @@ pub fn editor_pane(p: &EditorPaneProps) -> Html {
                   title: &'static str,
                   label: &'static str,
                   v: &EditorView,
-                  cb: &Callback<Rc<str>>| {
+                  cb: &Callback<(Rc<str>, Option<Unchanged>)>| {
         html! {
             <CodeEditor id={id} labelled_by={title} label={label} text={v.text.clone()}
                 markers={v.markers.clone()} highlight={v.highlight.clone()} focus={v.focus}
