@@ -488,6 +488,57 @@ test('the facts beside each cluster follow edits of one list item, of the policy
   await page.close();
 });
 
+test('edits typed, undone, deleted across items and made after a load are read as the whole text', async () => {
+  // The page tells the engine where each edit was (it then compares a few bytes, not the
+  // texts): after every kind of edit the result is what a fresh page opening the same state
+  // (its share link) shows.
+  const item = (i, env) => `- apiVersion: cluster.kubernetes-fleet.io/v1\n  kind: MemberCluster\n  metadata:\n    labels:\n      env: ${env}\n    name: member-${i}\n`;
+  const fleet = `apiVersion: v1\nitems:\n${['prod', 'prod', 'dev', 'prod'].map((e, i) => item(i, e)).join('')}kind: List\n`;
+  const policy = 'apiVersion: placement.kubernetes-fleet.io/v1\nkind: ClusterResourcePlacement\nmetadata: {name: web}\nspec:\n  policy:\n    placementType: PickAll\n    affinity: {clusterAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {clusterSelectorTerms: [{labelSelector: {matchLabels: {env: prod}}}]}}}\n';
+  const page = await open(shareHash({ fleet, policy, at: '2026-03-04T12:00:00Z', view: 'placement', whatIf: {}, example: null }));
+  await page.waitForSelector('table.clusters tbody tr');
+  const picked = async (p) => (await placementRows(p)).filter((r) => r[2] === 'picked').map((r) => r[1]);
+  const fresh = async () => {
+    await page.click('#share');
+    const url = await page.inputValue('#share-url');
+    const other = await env.context.newPage();
+    await other.goto(url.replace('/#', `/?fresh${Math.random()}#`));
+    await other.waitForSelector('table.clusters tbody tr');
+    const rows = await placementRows(other);
+    await other.close();
+    return rows;
+  };
+  const same = async (what) => assert.deepEqual(await placementRows(page), await fresh(), what);
+  assert.deepEqual(await picked(page), ['member-0', 'member-1', 'member-3']);
+  // Typed in the middle of the list: member-2 becomes prod.
+  await page.locator('#fleet-editor .cm-line', { hasText: 'env: dev' }).click();
+  await page.keyboard.press('End');
+  for (const key of ['Backspace', 'Backspace', 'Backspace']) await afterEval(page, () => page.keyboard.press(key));
+  await afterEval(page, () => page.keyboard.type('prod'));
+  assert.deepEqual(await picked(page), ['member-0', 'member-1', 'member-2', 'member-3']);
+  await same('typed in one item');
+  // Undone: member-2 is dev again.
+  await afterEval(page, () => page.keyboard.press('Control+z'));
+  await page.waitForFunction(() => !/member-2/.test([...document.querySelectorAll('table.clusters tbody tr')].filter((tr) => /picked/.test(tr.textContent)).map((tr) => tr.textContent).join()));
+  await same('undone');
+  // Two whole items deleted at once (member-1 and member-2): one edit across items.
+  await page.locator('#fleet-editor .cm-line', { hasText: 'name: member-0' }).click();
+  await page.keyboard.press('End');
+  for (let i = 0; i < 12; i++) await page.keyboard.press('Shift+ArrowDown');
+  await afterEval(page, () => page.keyboard.press('Delete'));
+  assert.deepEqual(await picked(page), ['member-0', 'member-3']);
+  await same('two items deleted');
+  // After loading an example (its texts replace both editors), an edit in its fleet.
+  await loadExample(page, 'pickall-label-property');
+  await page.locator('#fleet-editor .cm-line', { hasText: 'ring: canary' }).click();
+  await page.keyboard.press('End');
+  await page.keyboard.press('ArrowLeft');
+  await afterEval(page, () => page.keyboard.type('x'));
+  assert.deepEqual(await picked(page), ['aks-eastus-prod', 'aks-westeurope-prod', 'aks-westus-prod']);
+  await same('typed after a load');
+  await page.close();
+});
+
 test('the page has a favicon', async () => {
   const page = await open();
   const href = await page.$eval('link[rel=icon]', (l) => l.href);
