@@ -1,7 +1,7 @@
 //! Evaluating again after an edit (the playground, per keystroke): only the documents whose
 //! text changed are read again, and the items of a `kind: List` (what `kubectl get -o yaml`
-//! prints) one by one, so an edit to a 10,000-cluster dump re-reads the item it touched, not
-//! the dump. A report is reused while neither the input read nor the options changed (a
+//! and `-o json` print) one by one, so an edit to a 10,000-cluster dump re-reads the item it
+//! touched, not the dump. A report is reused while neither the input read nor the options changed (a
 //! keystroke in a comment or in blank space). Results are those of [`crate::evaluate`] on the
 //! whole text: anything this module does not recognise is read the ordinary way.
 
@@ -25,7 +25,17 @@ type Eligibility = (DateTime<Utc>, Timeouts);
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Kind {
     Chunk,
-    Item(usize),
+    Item(usize, Form),
+}
+
+/// How a list's items are written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Form {
+    /// Block YAML (`kubectl get -o yaml`): each item from its `-` line at column 0.
+    Yaml,
+    /// JSON (`kubectl get -o json`): each item from its `{` line to its `}` line, followed by
+    /// a comma unless it is the `last`.
+    Json { last: bool },
 }
 
 /// A piece of a source text, read on its own.
@@ -134,9 +144,9 @@ struct Planned<'a> {
     kind: Kind,
 }
 
-/// The document chunks of a source and, for a chunk that is a block-YAML `kind: List` with
-/// its items at column 0 (as kubectl prints it), the list's frame (every line but the items)
-/// and its items.
+/// The document chunks of a source and, for a chunk that is a `kind: List` as kubectl prints
+/// it (block YAML with its items at column 0, or JSON with each item on lines of its own), the
+/// list's frame (the list without its items) and its items.
 enum Part<'a> {
     Chunk(Chunk<'a>, usize),
     List {
@@ -254,7 +264,7 @@ fn list_parts<'a>(whole: &'a str, chunk: &Chunk<'a>) -> Option<Part<'a>> {
         text: &text[from..to],
         start: start + from,
         first_line: chunk.first_line + u32::try_from(line).unwrap_or(u32::MAX),
-        kind: Kind::Item(index),
+        kind: Kind::Item(index, Form::Yaml),
     };
     let mut items: Vec<Planned> = Vec::new();
     let (mut item_line, mut item_start, mut end) = (first, first_start, first_end);
@@ -290,6 +300,70 @@ fn list_parts<'a>(whole: &'a str, chunk: &Chunk<'a>) -> Option<Part<'a>> {
     })
 }
 
+/// Splits a JSON List chunk as `kubectl get -o json` prints it into its frame and items: the
+/// items' array opens at the end of a line (`"items": [`), each item starts on a line of its
+/// own (`{`, all at one indentation) and ends on one (`}`, or `},` before another item), and
+/// the array closes on the next line. The frame is the chunk with `null` for the array.
+/// `None` when it does not have that shape. Whether each item is one JSON object is checked
+/// when it is read ([`read_item`]).
+fn json_list_parts<'a>(whole: &'a str, chunk: &Chunk<'a>) -> Option<Part<'a>> {
+    let text = chunk.text;
+    if !crate::input::json::looks_like_json(text) {
+        return None;
+    }
+    let start = offset(whole, text);
+    let line = |(s, e): (usize, usize)| {
+        let l = text[s..e].trim_end_matches('\n');
+        let body = l.trim_start_matches(' ');
+        (&l[..l.len() - body.len()], body)
+    };
+    let mut lines = lines(text).enumerate();
+    let open = loop {
+        let (_, range) = lines.next()?;
+        let (pad, body) = line(range);
+        if body == "\"items\": [" {
+            break range.0 + pad.len() + body.len() - 1;
+        }
+    };
+    let mut items = Vec::new();
+    let mut indent = None;
+    let mut item: Option<(usize, usize)> = None;
+    let mut last = false;
+    let close = loop {
+        let (n, range) = lines.next()?;
+        let (pad, body) = line(range);
+        match item {
+            Some((first, from)) => {
+                if Some(pad) == indent && (body == "}" || body == "},") {
+                    last = body == "}";
+                    items.push(Planned {
+                        text: &text[from..range.1],
+                        start: start + from,
+                        first_line: chunk.first_line + u32::try_from(first).unwrap_or(u32::MAX),
+                        kind: Kind::Item(items.len(), Form::Json { last }),
+                    });
+                    item = None;
+                }
+            }
+            None if !last && body == "{" && indent.is_none_or(|i| i == pad) => {
+                indent = Some(pad);
+                item = Some((n, range.0));
+            }
+            None if last && body.starts_with(']') => break range.0 + pad.len(),
+            None => return None,
+        }
+    };
+    Some(Part::List {
+        chunk: Chunk {
+            text,
+            first_line: chunk.first_line,
+        },
+        start,
+        frame: format!("{}null{}", &text[..open], &text[close + 1..]),
+        items,
+    })
+}
+
 /// The lines of `text` as byte ranges, each with its newline.
 fn lines(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
     let len = text.len();
@@ -320,25 +394,40 @@ fn frame_is_list(frame: &str, first_line: u32) -> bool {
 /// Reads one list item on its own: `None` when it does not read cleanly as one item (the
 /// list is then read whole, which reports what is wrong as reading it whole does).
 fn read_item(source: &str, index: usize, p: &Planned) -> Option<Input> {
-    let Kind::Item(item) = p.kind else {
+    let Kind::Item(item, form) = p.kind else {
         return None;
     };
     if crate::input::stream::forbidden_char(p.text, p.first_line).is_some() {
         return None;
     }
-    let Ok((Some(root), dups)) = parse_text(p.text, p.first_line) else {
-        return None;
+    let node = match form {
+        Form::Yaml => {
+            let Ok((Some(root), dups)) = parse_text(p.text, p.first_line) else {
+                return None;
+            };
+            if !dups.is_empty() {
+                return None;
+            }
+            let Value::Seq(mut nodes) = root.value else {
+                return None;
+            };
+            if nodes.len() != 1 {
+                return None;
+            }
+            nodes.pop()?
+        }
+        Form::Json { last } => {
+            // One object, then the comma before the next item: with them the items are
+            // exactly the list's array, as the JSON reader reads the whole text.
+            let body = p.text.trim_end();
+            let body = if last { body } else { body.strip_suffix(',')? };
+            let (node, dups) = crate::input::json::parse_nested(body, p.first_line, 2)?;
+            if !dups.is_empty() || node.as_map().is_none() {
+                return None;
+            }
+            node
+        }
     };
-    if !dups.is_empty() {
-        return None;
-    }
-    let Value::Seq(mut nodes) = root.value else {
-        return None;
-    };
-    if nodes.len() != 1 {
-        return None;
-    }
-    let node = nodes.pop()?;
     let mut input = Input::default();
     read_list_item(source, index, item, node, &mut input);
     Some(input)
@@ -979,7 +1068,7 @@ impl Reader<'_, '_> {
         let Some(o) = within else {
             // After every piece: the lines after the items of a list that ends the text.
             let prev = old.get(k.checked_sub(1)?)?;
-            if k != old.len() || !matches!(prev.kind, Kind::Item(_)) || from <= prev.end {
+            if k != old.len() || !matches!(prev.kind, Kind::Item(..)) || from <= prev.end {
                 return None;
             }
             if !lines_all(&no_marker) || !self.frame_still_list(text, prev) {
@@ -1002,7 +1091,7 @@ impl Reader<'_, '_> {
             kind: o.kind,
         };
         let (fresh, next) = match o.kind {
-            Kind::Item(_) => {
+            Kind::Item(..) => {
                 if !lines_all(&|c| c == Some(&b' ')) {
                     return None;
                 }
@@ -1013,7 +1102,10 @@ impl Reader<'_, '_> {
                     text: p.text,
                     first_line: p.first_line,
                 };
-                if !lines_all(&no_marker) || list_parts(text, &chunk).is_some() {
+                if !lines_all(&no_marker)
+                    || list_parts(text, &chunk).is_some()
+                    || json_list_parts(text, &chunk).is_some()
+                {
                     return None;
                 }
                 let mut fresh = Input::default();
@@ -1058,7 +1150,7 @@ impl Reader<'_, '_> {
             .old
             .iter()
             .rev()
-            .take_while(|o| o.index == last.index && matches!(o.kind, Kind::Item(_)));
+            .take_while(|o| o.index == last.index && matches!(o.kind, Kind::Item(..)));
         let Some(first) = items.last() else {
             return false;
         };
@@ -1241,7 +1333,9 @@ fn parts(text: &str) -> Vec<Part<'_>> {
         .into_iter()
         .map(|c| {
             let start = offset(text, c.text);
-            list_parts(text, &c).unwrap_or(Part::Chunk(c, start))
+            list_parts(text, &c)
+                .or_else(|| json_list_parts(text, &c))
+                .unwrap_or(Part::Chunk(c, start))
         })
         .collect()
 }

@@ -489,6 +489,142 @@ fn a_keystroke_inside_one_item_reads_that_item_only() {
     check(&mut s, &fleet, &policy, "status at column 0");
 }
 
+/// `kubectl get memberclusters -o json` for `n` clusters: four-space indentation, each item
+/// on lines of its own.
+fn kubectl_json_fleet(n: usize) -> String {
+    let regions = ["eastus", "westus", "westeurope"];
+    let items: Vec<serde_json::Value> = (0..n)
+        .map(|i| {
+            serde_json::json!({
+                "apiVersion": "cluster.kubernetes-fleet.io/v1beta1",
+                "kind": "MemberCluster",
+                "metadata": {
+                    "labels": {"env": if i % 3 == 0 { "staging" } else { "prod" }, "fleet.azure.com/location": regions[i % 3]},
+                    "name": format!("member-{i:03}"),
+                },
+                "spec": {"heartbeatPeriodSeconds": 60},
+                "status": {
+                    "agentStatus": [{
+                        "conditions": [
+                            {"lastTransitionTime": "2025-11-10T09:13:20Z", "reason": "MemberAgentJoined", "status": "True", "type": "Joined"},
+                            {"lastTransitionTime": "2025-11-10T09:13:20Z", "reason": "MemberAgentHealthy", "status": "True", "type": "Healthy"},
+                        ],
+                        "lastReceivedHeartbeat": format!("2026-03-04T11:58:{:02}Z", i % 60),
+                        "type": "MemberAgent",
+                    }],
+                    "properties": {"kubernetes-fleet.io/node-count": {"value": format!("{}", (i * 7) % 50 + 1)}},
+                },
+            })
+        })
+        .collect();
+    let list = serde_json::json!({"apiVersion": "v1", "items": items, "kind": "List", "metadata": {"resourceVersion": ""}});
+    let mut out = Vec::new();
+    let formatter = serde_json::ser::PrettyFormatter::with_indent(b"    ");
+    let mut ser = serde_json::Serializer::with_formatter(&mut out, formatter);
+    serde::Serialize::serialize(&list, &mut ser).unwrap_or_default();
+    format!("{}\n", String::from_utf8(out).unwrap_or_default())
+}
+
+/// The same for a `-o json` dump: a keystroke inside one item reads that item only (its
+/// documents get new ids, the others keep theirs), and edits that break the list's shape —
+/// a comma taken away or added, the last item removed, an item's braces — are read as a
+/// whole read reads them.
+#[test]
+fn a_keystroke_inside_one_json_item_reads_that_item_only() {
+    let mut fleet = kubectl_json_fleet(6);
+    let policy = POLICY.to_string();
+    let mut s = Session::new();
+    check(&mut s, &fleet, &policy, "first read");
+    assert_eq!(s.input().documents.len(), 7);
+    let ids = |s: &Session| s.document_ids().to_vec();
+    let before = ids(&s);
+    let at3 = fleet.find("\"name\": \"member-003\"").unwrap_or(0);
+    let env = fleet[..at3].rfind("\"env\": \"").unwrap_or(0) + "\"env\": \"".len();
+    fleet.insert(env, 'x');
+    assert!(check(&mut s, &fleet, &policy, "a label of item 3"));
+    let kept: Vec<bool> = before.iter().zip(&ids(&s)).map(|(a, b)| a == b).collect();
+    assert_eq!(kept, [true, true, true, false, true, true, true]);
+    let report = s.evaluate(&at());
+    assert!(!report.placements[0]
+        .picked
+        .iter()
+        .any(|p| &*p.cluster == "member-003"));
+    fleet.remove(env);
+    assert!(check(&mut s, &fleet, &policy, "item 3 as it was"));
+
+    // The comma after item 1 taken away, then put back; one added after the last item.
+    let comma = fleet.find("\n        },\n").unwrap_or(0) + "\n        }".len();
+    fleet.remove(comma);
+    check(&mut s, &fleet, &policy, "a comma taken away");
+    assert!(
+        !s.input().diagnostics.is_empty(),
+        "not JSON, and not YAML either"
+    );
+    fleet.insert(comma, ',');
+    check(&mut s, &fleet, &policy, "the comma back");
+    assert_eq!(s.input().documents.len(), 7);
+    let last = fleet.rfind("\n        }\n").unwrap_or(0) + "\n        }".len();
+    fleet.insert(last, ',');
+    check(&mut s, &fleet, &policy, "a comma after the last item");
+    fleet.remove(last);
+    check(&mut s, &fleet, &policy, "the last item's comma gone");
+    // The last item removed (the one before keeps its comma), then the comma too.
+    let last_start = fleet.rfind("\n        {\n").unwrap_or(0) + 1;
+    let mut shorter = fleet.clone();
+    shorter.replace_range(last_start..last + 1, "");
+    check(&mut s, &shorter, &policy, "the last item removed");
+    let dangling = shorter.rfind("\n        },\n").unwrap_or(0) + "\n        }".len();
+    shorter.remove(dangling);
+    check(&mut s, &shorter, &policy, "and its comma");
+    assert_eq!(s.input().documents.len(), 6);
+    // An item's closing brace moved into a nested object's line; a new item typed in.
+    let brace = fleet.find("\n        },\n").unwrap_or(0) + 1;
+    let mut braces = fleet.clone();
+    braces.replace_range(brace..brace + 8, "");
+    check(&mut s, &braces, &policy, "a brace's indentation");
+    let new = "        {\"apiVersion\": \"cluster.kubernetes-fleet.io/v1beta1\", \"kind\": \"MemberCluster\", \"metadata\": {\"name\": \"new\", \"labels\": {\"env\": \"prod\"}}},\n";
+    let first = fleet.find("\n        {\n").unwrap_or(0) + 1;
+    fleet.insert_str(first, new);
+    check(&mut s, &fleet, &policy, "a new first item");
+    assert_eq!(s.input().documents.len(), 8);
+    // Nesting counts the list around an item read alone: 1,000 levels read, 1,001 refused.
+    for arrays in [997, 998] {
+        let deep = format!(
+            "        {{\n            \"kind\": \"Namespace\", \"apiVersion\": \"v1\", \"metadata\": {{\"name\": \"deep\"}}, \"x\": {}{}\n        }},\n",
+            "[".repeat(arrays),
+            "]".repeat(arrays)
+        );
+        let mut nested = kubectl_json_fleet(6);
+        nested.insert_str(first, &deep);
+        check(&mut s, &nested, &policy, &format!("{arrays} arrays deep"));
+        assert_eq!(s.input().diagnostics.is_empty(), arrays == 997);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+    /// Random edits of a `-o json` fleet give what reading the final text whole gives.
+    #[test]
+    fn random_edits_of_a_json_list_give_the_report_of_the_final_text(
+        edits in prop::collection::vec(
+            (0.0..1.0f64, 0usize..12, prop::sample::select(vec![
+                "", " ", "\n", ",", "{", "}", "[", "]", "\"", "x", ": ", "\\", "null", "é",
+                "\"env\": \"prod\", ", "},\n        {", "\n        },\n", "---\n", "# c\n",
+                "\n        {\"kind\": \"MemberCluster\", \"apiVersion\": \"cluster.kubernetes-fleet.io/v1beta1\", \"metadata\": {\"name\": \"new\"}},",
+            ])),
+            1..12,
+        )
+    ) {
+        let mut fleet = kubectl_json_fleet(6);
+        let mut s = Session::new();
+        check(&mut s, &fleet, POLICY, "first read");
+        for (k, (at, len, insert)) in edits.into_iter().enumerate() {
+            edit(&mut fleet, at, len, insert);
+            check(&mut s, &fleet, POLICY, &format!("edit {k}"));
+        }
+    }
+}
+
 /// Typing after a list's items (its `kind: List`, its metadata, blank space at the end of
 /// the editor) reads nothing again while the list stays a list, also when a document comes
 /// before the list; typing that makes it something else is read as a whole read reads it.

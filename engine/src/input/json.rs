@@ -30,6 +30,16 @@ pub(crate) fn looks_like_json(text: &str) -> bool {
 /// Reads `text` (lines numbered from `first_line`) as one JSON value, or `None` when it is not
 /// exactly one JSON value (the caller then reads it as YAML).
 pub(crate) fn parse(text: &str, first_line: u32) -> Option<(Node, Duplicates)> {
+    parse_nested(text, first_line, 0)
+}
+
+/// [`parse`] for a value found `depth` collections deep in its document (an item of a
+/// `kind: List` read on its own is two deep): the nesting limit counts them.
+pub(crate) fn parse_nested(
+    text: &str,
+    first_line: u32,
+    depth: usize,
+) -> Option<(Node, Duplicates)> {
     let mut r = Reader {
         b: text.as_bytes(),
         text,
@@ -38,7 +48,7 @@ pub(crate) fn parse(text: &str, first_line: u32) -> Option<(Node, Duplicates)> {
         line_start: 0,
         ascii: text.is_ascii(),
         col_at: (0, 1),
-        depth: 0,
+        depth,
         duplicates: Vec::new(),
         entries: Vec::new(),
         items: Vec::new(),
