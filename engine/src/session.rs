@@ -6,8 +6,8 @@
 //! whole text: anything this module does not recognise is read the ordinary way.
 
 use crate::input::documents::{
-    is_marker, parse_text, read_chunks, read_list_item, split_documents, Chunk, Mark,
-    MAX_DIAGNOSTICS, MAX_INPUT_BYTES,
+    is_marker, parse_text, parse_text_nested, read_chunks, read_list_item, split_documents, Chunk,
+    Mark, MAX_DIAGNOSTICS, MAX_INPUT_BYTES,
 };
 use crate::input::node::Value;
 use crate::input::{Diagnostic, Document, Input, Node, Source};
@@ -402,7 +402,8 @@ fn read_item(source: &str, index: usize, p: &Planned) -> Option<Input> {
     }
     let node = match form {
         Form::Yaml => {
-            let Ok((Some(root), dups)) = parse_text(p.text, p.first_line) else {
+            // The item is read as a one-item sequence: the list's mapping is around it.
+            let Ok((Some(root), dups)) = parse_text_nested(p.text, p.first_line, 1) else {
                 return None;
             };
             if !dups.is_empty() {

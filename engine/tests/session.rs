@@ -684,3 +684,34 @@ proptest! {
         }
     }
 }
+
+/// An item read on its own nests as deep as in its list: the collections around it count
+/// toward the limit (1,000 levels), so an item at the limit is refused as a whole read
+/// refuses it, and one just under it is read.
+#[test]
+fn a_list_item_nested_to_the_limit_reads_as_in_the_whole_list() {
+    let base = kubectl_fleet(3);
+    let at = base.find("- apiVersion").unwrap_or(0);
+    let mut refused = Vec::new();
+    for levels in 995..1000 {
+        let nested: String = (0..levels)
+            .map(|d| format!("{}x:\n", " ".repeat(2 + 2 * d)))
+            .collect();
+        let deep = format!(
+            "- apiVersion: v1\n  kind: Namespace\n  metadata: {{name: deep}}\n{nested}{}1\n",
+            " ".repeat(2 + 2 * levels)
+        );
+        let mut s = Session::new();
+        check(&mut s, &base, POLICY, "the list");
+        let mut text = base.clone();
+        text.insert_str(at, &deep);
+        check(
+            &mut s,
+            &text,
+            POLICY,
+            &format!("an item {levels} levels deep"),
+        );
+        refused.push(!s.input().diagnostics.is_empty());
+    }
+    assert_eq!(refused, [false, false, false, false, true]);
+}

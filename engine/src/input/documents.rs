@@ -709,12 +709,23 @@ pub(crate) fn parse_text(
     text: &str,
     first_line: u32,
 ) -> Result<(Option<Node>, Duplicates), (Span, String)> {
+    parse_text_nested(text, first_line, 0)
+}
+
+/// [`parse_text`] for a text that sits `outer` collections deep in its document: they count
+/// toward the nesting limit (the block reader leaves anything past its own, far lower, depth
+/// to yaml-rust2).
+pub(crate) fn parse_text_nested(
+    text: &str,
+    first_line: u32,
+    outer: usize,
+) -> Result<(Option<Node>, Duplicates), (Span, String)> {
     let json = super::json::looks_like_json(text)
-        .then(|| super::json::parse(text, first_line))
+        .then(|| super::json::parse_nested(text, first_line, outer))
         .flatten();
     match json.or_else(|| super::block::parse(text, first_line)) {
         Some((root, dups)) => Ok((Some(root), dups)),
-        None => parse_yaml(text, first_line),
+        None => parse_yaml_with(text, first_line, false, outer),
     }
 }
 
@@ -1023,7 +1034,7 @@ fn has_content(chunk: &str) -> bool {
 /// Parses a single-document YAML text of any shape (not a manifest) into JSON, for test
 /// fixtures and tools. Errors carry line:column.
 pub fn yaml_to_json(text: &str) -> Result<serde_json::Value, String> {
-    match parse_yaml_with(text, 1, true) {
+    match parse_yaml_with(text, 1, true, 0) {
         Ok((Some(root), _)) => Ok(root.to_json()),
         Ok((None, _)) => Ok(serde_json::Value::Null),
         Err((span, msg)) => Err(format!("{}:{}: {msg}", span.line, span.column)),
@@ -1038,18 +1049,21 @@ pub(crate) fn parse_yaml(
     text: &str,
     first_line: u32,
 ) -> Result<(Option<Node>, Duplicates), (Span, String)> {
-    parse_yaml_with(text, first_line, false)
+    parse_yaml_with(text, first_line, false, 0)
 }
 
-/// [`parse_yaml`], keeping every value's text when `keep_unread`.
+/// [`parse_yaml`], keeping every value's text when `keep_unread`; `outer` collections around
+/// the text count toward the nesting limit.
 fn parse_yaml_with(
     text: &str,
     first_line: u32,
     keep_unread: bool,
+    outer: usize,
 ) -> Result<(Option<Node>, Duplicates), (Span, String)> {
     let mut builder = Builder {
         text,
         keep_unread,
+        outer,
         line_offset: first_line.saturating_sub(1),
         alias_limit: ALIAS_NODES_MIN.max(text.len()),
         alias_budget: ALIAS_NODES_MIN.max(text.len()),
@@ -1185,6 +1199,9 @@ struct Builder<'a> {
     cursor: (usize, usize),
     line_offset: u32,
     stack: Vec<Frame>,
+    /// Collections around the text in its document (a list item read on its own): they count
+    /// toward [`MAX_DEPTH`].
+    outer: usize,
     items: Vec<Node>,
     entries: Vec<(Node, Node)>,
     root: Option<Node>,
@@ -1346,7 +1363,7 @@ impl MarkedEventReceiver for Builder<'_> {
         }
         let span = self.span(&mark);
         if matches!(ev, Event::SequenceStart(..) | Event::MappingStart(..))
-            && self.stack.len() >= MAX_DEPTH
+            && self.stack.len() + self.outer >= MAX_DEPTH
         {
             self.error = Some((
                 span,
