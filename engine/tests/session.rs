@@ -489,35 +489,10 @@ fn a_keystroke_inside_one_item_reads_that_item_only() {
     check(&mut s, &fleet, &policy, "status at column 0");
 }
 
-/// `kubectl get memberclusters -o json` for `n` clusters: four-space indentation, each item
-/// on lines of its own.
+/// `kubectl get memberclusters -o json` for `n` clusters: the same list as [`kubectl_fleet`],
+/// printed as kubectl prints JSON (four-space indentation, each item on lines of its own).
 fn kubectl_json_fleet(n: usize) -> String {
-    let regions = ["eastus", "westus", "westeurope"];
-    let items: Vec<serde_json::Value> = (0..n)
-        .map(|i| {
-            serde_json::json!({
-                "apiVersion": "cluster.kubernetes-fleet.io/v1beta1",
-                "kind": "MemberCluster",
-                "metadata": {
-                    "labels": {"env": if i % 3 == 0 { "staging" } else { "prod" }, "fleet.azure.com/location": regions[i % 3]},
-                    "name": format!("member-{i:03}"),
-                },
-                "spec": {"heartbeatPeriodSeconds": 60},
-                "status": {
-                    "agentStatus": [{
-                        "conditions": [
-                            {"lastTransitionTime": "2025-11-10T09:13:20Z", "reason": "MemberAgentJoined", "status": "True", "type": "Joined"},
-                            {"lastTransitionTime": "2025-11-10T09:13:20Z", "reason": "MemberAgentHealthy", "status": "True", "type": "Healthy"},
-                        ],
-                        "lastReceivedHeartbeat": format!("2026-03-04T11:58:{:02}Z", i % 60),
-                        "type": "MemberAgent",
-                    }],
-                    "properties": {"kubernetes-fleet.io/node-count": {"value": format!("{}", (i * 7) % 50 + 1)}},
-                },
-            })
-        })
-        .collect();
-    let list = serde_json::json!({"apiVersion": "v1", "items": items, "kind": "List", "metadata": {"resourceVersion": ""}});
+    let list = fleet_policy::input::documents::yaml_to_json(&kubectl_fleet(n)).unwrap_or_default();
     let mut out = Vec::new();
     let formatter = serde_json::ser::PrettyFormatter::with_indent(b"    ");
     let mut ser = serde_json::Serializer::with_formatter(&mut out, formatter);

@@ -638,16 +638,9 @@ fn read_chunk(
         return index;
     }
     index += 1;
-    // JSON (`-o json`) is read by the JSON reader: the same tree, several times faster.
-    let json = json.or_else(|| {
-        super::json::looks_like_json(chunk.text)
-            .then(|| super::json::parse(chunk.text, chunk.first_line))
-            .flatten()
-    });
-    // Block YAML as kubectl prints it is read line by line; the rest by yaml-rust2.
-    let parsed = match json.or_else(|| super::block::parse(chunk.text, chunk.first_line)) {
+    let parsed = match json {
         Some((root, dups)) => Ok((Some(root), dups)),
-        None => parse_yaml(chunk.text, chunk.first_line),
+        None => parse_text(chunk.text, chunk.first_line),
     };
     match parsed {
         Ok((root, dups)) => {
@@ -720,6 +713,8 @@ pub(crate) fn parse_text_nested(
     first_line: u32,
     outer: usize,
 ) -> Result<(Option<Node>, Duplicates), (Span, String)> {
+    // JSON (`-o json`) is read by the JSON reader: the same tree, several times faster. Block
+    // YAML as kubectl prints it is read line by line; the rest by yaml-rust2.
     let json = super::json::looks_like_json(text)
         .then(|| super::json::parse_nested(text, first_line, outer))
         .flatten();
@@ -1043,8 +1038,9 @@ pub fn yaml_to_json(text: &str) -> Result<serde_json::Value, String> {
 
 type Duplicates = Vec<(Span, String)>;
 
-/// Parses one YAML document into a [`Node`] tree with absolute line numbers, as every
-/// reader of manifests builds it (without the text of values no engine reads).
+/// Parses one YAML document with yaml-rust2 alone, as the other readers must read it (the
+/// differential tests compare them with it).
+#[cfg(test)]
 pub(crate) fn parse_yaml(
     text: &str,
     first_line: u32,
@@ -1052,8 +1048,9 @@ pub(crate) fn parse_yaml(
     parse_yaml_with(text, first_line, false, 0)
 }
 
-/// [`parse_yaml`], keeping every value's text when `keep_unread`; `outer` collections around
-/// the text count toward the nesting limit.
+/// Parses one YAML document with yaml-rust2 into a [`Node`] tree with absolute line numbers,
+/// as every reader of manifests builds it (without the text of values no engine reads, unless
+/// `keep_unread`); `outer` collections around the text count toward the nesting limit.
 fn parse_yaml_with(
     text: &str,
     first_line: u32,
