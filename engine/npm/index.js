@@ -122,13 +122,18 @@ function normaliseOptions(fn, options) {
 // Options go in and the result comes out as JSON text: the engine writes the CLI's JSON and
 // the JS engine's native JSON.parse builds the plain objects, much faster for large results
 // than building them one property at a time across the wasm boundary.
+// The text goes in as UTF-8 bytes: TextEncoder encodes a large string natively, where the glue
+// would copy it into the module one character at a time (about 5x slower for a 27 MB dump).
+const ENCODER = new TextEncoder();
+
 function call(fn, impl, yaml, options) {
   checkYaml(fn, yaml);
   const opts = normaliseOptions(fn, options);
   checkReady(fn);
+  const bytes = ENCODER.encode(yaml);
   let json;
   try {
-    json = impl(yaml, opts);
+    json = impl(bytes, opts);
   } catch (e) {
     throwTrap(fn, e);
     // The engine throws only for options it cannot decode; input errors are in the result.

@@ -3,7 +3,8 @@
 // results identical to the CLI's JSON, input errors inside results, API misuse thrown.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, realpathSync } from 'node:fs';
+import { mkdtempSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -98,6 +99,35 @@ test('results are identical to the CLI JSON for every example', () => {
     const file = join(EXAMPLES, name);
     assert.deepEqual(fp[fn](readFileSync(file, 'utf8'), { at: AT, source: file }), cli(fn, file), `${fn} ${name}`);
   }
+});
+
+test('text beyond ASCII reads as the CLI reads the same UTF-8 file: names, values and columns counted in characters', () => {
+  // The wrapper passes the text as UTF-8 bytes; a lone surrogate becomes U+FFFD, as it does
+  // when Node writes the string to the file the CLI reads.
+  const yaml = [
+    '# Flotte de démonstration ☕ — 😀 and a lone surrogate: \uD800',
+    'apiVersion: cluster.kubernetes-fleet.io/v1',
+    'kind: MemberCluster',
+    'metadata: {name: café, labels: {région: "Zürich 😀", env: prod}}',
+    '---',
+    'apiVersion: placement.kubernetes-fleet.io/v1',
+    'kind: ClusterResourcePlacement',
+    'metadata: {name: wéb}',
+    'spec:',
+    '  policy: {placementType: PickAll, affinity: {clusterAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {clusterSelectorTerms: [{labelSelector: {matchLabels: {env: "prod ☕"}}}]}}}}',
+    '---',
+    'apiVersion: placement.kubernetes-fleet.io/v1',
+    'kind: ClusterResourcePlacement',
+    'metadata: {name: 日本}',
+    'spec: {policy: {placementType: "😀😀", numberOfClusters: 1}}',
+  ].join('\n');
+  const file = join(mkdtempSync(join(tmpdir(), 'fleet-policy-')), 'unicode.yaml');
+  writeFileSync(file, yaml);
+  const r = fp.evaluate(yaml, { at: AT, source: file });
+  assert.deepEqual(r, cli('evaluate', file));
+  assert.deepEqual(r.errors.map((e) => [e.document, e.name, e.line, e.column, e.path.split('.').at(-1)]),
+    [[2, 'wéb', 10, 173, 'env'], [3, '日本', 15, 32, 'placementType']]);
+  assert.match(r.errors[1].message, /^Unsupported value: "😀😀"/);
 });
 
 const allowed = (np) => np.allowedDisruptions;

@@ -71,18 +71,48 @@ pub(crate) fn string_stop(b: &[u8], at: usize) -> Option<usize> {
 }
 
 /// Whether every byte is printable ASCII, a tab or a line break: then the text holds
-/// nothing YAML refuses or reads specially. Blocks of 64 bytes without an early exit inside,
-/// which the compiler turns into vector compares.
+/// nothing YAML refuses or reads specially. Eight bytes at a time in a `u64`, with no early exit
+/// inside a block of 64: natively the compiler turns the blocks into vector compares, and in
+/// wasm (built without SIMD) it is 2.5x faster than the byte-wise test was.
 pub(crate) fn plain_ascii(b: &[u8]) -> bool {
-    let unusual =
-        |c: u8| !((c.wrapping_sub(0x20) < 0x5f) | (c == b'\n') | (c == b'\t') | (c == b'\r'));
     let mut blocks = b.chunks_exact(64);
-    !(blocks.by_ref().any(|block| {
-        block
-            .iter()
-            .fold(0u8, |found, &c| found | u8::from(unusual(c)))
-            != 0
-    }) || blocks.remainder().iter().any(|&c| unusual(c)))
+    let found = blocks.by_ref().fold(0, |found, block| {
+        found
+            | block
+                .chunks_exact(8)
+                .fold(0, |f, w| f | unusual(u64::from_le_bytes(word(w))))
+    });
+    if found != 0 {
+        return false;
+    }
+    let mut rest = [b' '; 64];
+    rest[..blocks.remainder().len()].copy_from_slice(blocks.remainder());
+    rest.chunks_exact(8)
+        .all(|w| unusual(u64::from_le_bytes(word(w))) == 0)
+}
+
+/// The eight bytes of a `chunks_exact(8)` chunk.
+fn word(w: &[u8]) -> [u8; 8] {
+    let mut a = [0; 8];
+    a.copy_from_slice(w);
+    a
+}
+
+/// The high bit of each byte of `w` set where that byte is below 0x20 other than tab, LF and
+/// CR, or 0x7f and above. Exact per byte: each sum stays below 0x100, so nothing carries into
+/// the next byte.
+fn unusual(w: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = ONES * 0x80;
+    const LOW: u64 = ONES * 0x7f;
+    let low = w & LOW;
+    let at_least_7f = ((low + ONES) | w) & HIGH;
+    let below_20 = !((low + ONES * 0x60) | w) & HIGH;
+    let is = |k: u64| {
+        let z = w ^ (ONES * k);
+        !(((z & LOW) + LOW) | z) & HIGH
+    };
+    (below_20 & !(is(b'\t'.into()) | is(b'\n'.into()) | is(b'\r'.into()))) | at_least_7f
 }
 
 #[cfg(test)]
@@ -112,6 +142,24 @@ mod tests {
             }
         }
         assert!(plain_ascii(&b"a: \"b\"\t\r\n~ ".repeat(20)));
+        // Every byte value, at every place in a word, a block and the tail, next to every
+        // other kind of byte: the answer is the byte-wise one.
+        let usual = |c: u8| (0x20..0x7f).contains(&c) || matches!(c, b'\t' | b'\n' | b'\r');
+        for c in 0..=255u8 {
+            for at in [0, 1, 7, 8, 63, 64, 65, 70, 127, 128, 131] {
+                for fill in [b' ', b'~', b'\t', b'\n', b'\r', 0x1f, 0x7f, 0x80, 0xff] {
+                    let mut t = vec![b'a'; 132];
+                    t[(at + 1) % 132] = fill;
+                    t[at] = c;
+                    let want = t.iter().all(|&b| usual(b));
+                    assert_eq!(plain_ascii(&t), want, "{c:#x} at {at} beside {fill:#x}");
+                    assert_eq!(
+                        plain_ascii(&t[..at + 1]),
+                        t[..=at].iter().all(|&b| usual(b))
+                    );
+                }
+            }
+        }
         for bad in [0u8, 0x1f, 0x7f, 0x80, 0xc2, 0xff] {
             for at in [0, 63, 64, 130] {
                 let mut t = vec![b' '; 131];
