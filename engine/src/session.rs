@@ -409,13 +409,11 @@ fn read_item(source: &str, index: usize, p: &Planned) -> Option<Input> {
             if !dups.is_empty() {
                 return None;
             }
-            let Value::Seq(mut nodes) = root.value else {
+            let Value::Seq(nodes) = root.value else {
                 return None;
             };
-            if nodes.len() != 1 {
-                return None;
-            }
-            nodes.pop()?
+            let [node] = <[Node; 1]>::try_from(Vec::from(nodes)).ok()?;
+            node
         }
         Form::Json { last } => {
             // One object, then the comma before the next item: with them the items are

@@ -11,7 +11,7 @@
 use chrono::{DateTime, Utc};
 use fleet_policy::disruption::schedule::CronSchedule;
 use fleet_policy::input::duration::GoDuration;
-use fleet_policy::input::node::{Resolved, Scalar};
+use fleet_policy::input::node::{resolve, Resolved};
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -665,11 +665,7 @@ fn engine_float(s: &str) -> String {
 
 /// The engine's typing of a plain scalar in Go's vocabulary.
 fn engine_yaml_type(s: &str) -> String {
-    let scalar = Scalar {
-        text: s.into(),
-        plain: true,
-    };
-    match scalar.resolve() {
+    match resolve(s, true) {
         Resolved::Null => "null:".into(),
         Resolved::Bool(b) => format!("bool:{b}"),
         Resolved::Int(i) => format!("int:{i}"),

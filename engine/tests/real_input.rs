@@ -490,7 +490,7 @@ spec:
         doc(name)
             .root
             .locate(&fleet_policy::input::node::FieldPath::parse(path))
-            .span
+            .span()
             .line
     };
     assert_eq!(

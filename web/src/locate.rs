@@ -95,10 +95,10 @@ fn line_of(root: &Node, path: &FieldPath) -> u32 {
     if let Some((PathSeg::Key(k), parent)) = path.0.split_last() {
         let parent = FieldPath(parent.to_vec());
         if let Some(key) = node_at(root, &parent).and_then(|n| n.key_node(k)) {
-            return key.span.line;
+            return key.span().line;
         }
     }
-    root.locate(path).span.line
+    root.locate(path).span().line
 }
 
 /// Every label and property of a MemberCluster document of the Fleet editor: its name and

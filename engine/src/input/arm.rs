@@ -8,7 +8,7 @@
 //! ids are.
 
 use super::diagnostics::Span;
-use super::node::{Node, Scalar, Value};
+use super::node::{Node, Value};
 
 /// What an ARM `type` is to the engine.
 pub(crate) enum ArmKind {
@@ -66,24 +66,18 @@ const ENVELOPE: &[&str] = &[
 ];
 
 fn scalar(text: &str, span: Span) -> Node {
-    Node {
-        value: Value::Scalar(Scalar {
-            text: text.into(),
-            plain: false,
-        }),
-        span,
-    }
+    Node::scalar(text, false, span)
 }
 
 fn entry(key: &str, value: Node) -> (Node, Node) {
-    (scalar(key, value.span), value)
+    (scalar(key, value.span()), value)
 }
 
 /// A fleet resource as a document of our kind `kind`: `apiVersion`/`kind` added,
 /// `metadata.name` from ARM's `name`, the envelope kept, the properties from `properties`
 /// (REST shape) or from the top-level fields (`az`'s flattened shape).
 pub(crate) fn fleet_document(root: Node, kind: &str) -> Node {
-    let span = root.span;
+    let span = root.span();
     let Value::Map(entries) = root.value else {
         return root;
     };
@@ -99,15 +93,13 @@ pub(crate) fn fleet_document(root: Node, kind: &str) -> Node {
     for (k, v) in entries {
         match k.as_scalar() {
             Some("name") => {
+                let at = v.span();
                 out.push(entry(
                     "metadata",
-                    Node {
-                        span: v.span,
-                        value: Value::Map(vec![(k, v)]),
-                    },
+                    Node::new(Value::Map(Box::new([(k, v)])), at),
                 ));
             }
-            Some("etag") => out.push((scalar("eTag", k.span), v)),
+            Some("etag") => out.push((scalar("eTag", k.span()), v)),
             Some("id" | "type" | "eTag" | "systemData") => out.push((k, v)),
             Some("properties") => properties = Some((k, v)),
             Some(key) if ENVELOPE.contains(&key) => {}
@@ -120,16 +112,10 @@ pub(crate) fn fleet_document(root: Node, kind: &str) -> Node {
         Some(p) if !p.1.is_null() => out.push(p),
         _ => out.push(entry(
             "properties",
-            Node {
-                span,
-                value: Value::Map(flattened),
-            },
+            Node::new(Value::Map(flattened.into()), span),
         )),
     }
-    Node {
-        value: Value::Map(out),
-        span,
-    }
+    Node::new(Value::Map(out.into()), span)
 }
 
 /// A field of an ARM object: at the top level (`az`'s flattened shape) or under
@@ -154,10 +140,7 @@ fn without_nulls(node: &Node) -> Node {
         Value::Seq(items) => Value::Seq(items.iter().map(without_nulls).collect()),
         other => other.clone(),
     };
-    Node {
-        value,
-        span: node.span,
-    }
+    Node::new(value, node.span())
 }
 
 /// An AKS cluster's facts, in the shape of a member's `cluster` extension (without its
@@ -190,24 +173,15 @@ pub(crate) fn cluster_facts(root: &Node) -> Node {
                 {
                     e.push(entry("orchestratorVersion", v.clone()));
                 }
-                Node {
-                    value: Value::Map(e),
-                    span: p.span,
-                }
+                Node::new(Value::Map(e.into()), p.span())
             })
             .collect();
         out.push(entry(
             "agentPoolProfiles",
-            Node {
-                value: Value::Seq(pools),
-                span: root.span,
-            },
+            Node::new(Value::Seq(pools), root.span()),
         ));
     }
-    Node {
-        value: Value::Map(out),
-        span: root.span,
-    }
+    Node::new(Value::Map(out.into()), root.span())
 }
 
 /// A maintenance configuration in the shape of the `cluster` extension's
@@ -216,14 +190,15 @@ pub(crate) fn cluster_facts(root: &Node) -> Node {
 pub(crate) fn maintenance_configuration(root: &Node) -> Option<Node> {
     let name = root.get("name")?.clone();
     let window = without_nulls(field(root, "maintenanceWindow")?);
-    let props = Node {
-        span: window.span,
-        value: Value::Map(vec![entry("maintenanceWindow", window)]),
-    };
-    Some(Node {
-        span: root.span,
-        value: Value::Map(vec![entry("name", name), entry("properties", props)]),
-    })
+    let at = window.span();
+    let props = Node::new(
+        Value::Map(Box::new([entry("maintenanceWindow", window)])),
+        at,
+    );
+    Some(Node::new(
+        Value::Map(Box::new([entry("name", name), entry("properties", props)])),
+        root.span(),
+    ))
 }
 
 /// The managed cluster a maintenance configuration's id belongs to (lower case).
@@ -236,6 +211,7 @@ pub(crate) fn parent_cluster_id(config_id: &str) -> Option<String> {
 
 /// Adds the joined `cluster` facts to a FleetMember document root (when it has none).
 pub(crate) fn attach(member: &mut Node, facts: Option<&Node>, configs: &[Node]) {
+    let span = member.span();
     let Value::Map(entries) = &mut member.value else {
         return;
     };
@@ -245,21 +221,20 @@ pub(crate) fn attach(member: &mut Node, facts: Option<&Node>, configs: &[Node]) 
     {
         return;
     }
-    let span = member.span;
-    let mut cluster = facts.cloned().unwrap_or(Node {
-        value: Value::Map(Vec::new()),
-        span,
-    });
+    let mut cluster = facts
+        .cloned()
+        .unwrap_or(Node::new(Value::Map(Box::default()), span));
     if let Value::Map(e) = &mut cluster.value {
         if !configs.is_empty() {
-            e.push(entry(
+            let mut with = Vec::from(std::mem::take(e));
+            with.push(entry(
                 "maintenanceConfigurations",
-                Node {
-                    value: Value::Seq(configs.to_vec()),
-                    span,
-                },
+                Node::new(Value::Seq(configs.into()), span),
             ));
+            *e = with.into();
         }
     }
-    entries.push(entry("cluster", cluster));
+    let mut with = Vec::from(std::mem::take(entries));
+    with.push(entry("cluster", cluster));
+    *entries = with.into();
 }

@@ -14,7 +14,7 @@
 
 use super::diagnostics::Span;
 use super::documents::{RepeatedKeys, MAX_DEPTH};
-use super::node::{Node, Scalar, Value};
+use super::node::{Node, Value};
 
 /// Repeated keys: where the repeat is, and the key.
 pub(crate) type Duplicates = Vec<(Span, String)>;
@@ -251,7 +251,7 @@ impl<'a> Reader<'a> {
             };
             if let Some(k) = key.as_scalar() {
                 if keys.check(&self.entries[start..], k) {
-                    self.duplicates.push((key.span, k.to_string()));
+                    self.duplicates.push((key.span(), k.to_string()));
                 }
             }
             let mut value = value;
@@ -270,11 +270,8 @@ impl<'a> Reader<'a> {
             }
         }
         let entries: Vec<(Node, Node)> = self.entries.drain(start..).collect();
-        let span = entries.first().map(|(k, _)| k.span)?;
-        Some(Node {
-            value: Value::Map(entries),
-            span,
-        })
+        let span = entries.first().map(|(k, _)| k.span())?;
+        Some(Node::new(Value::Map(entries.into()), span))
     }
 
     /// A sequence whose entries start at column `indent`; `indentless` when it is a mapping's
@@ -316,7 +313,7 @@ impl<'a> Reader<'a> {
                 if is_blank(item_text) {
                     return None;
                 }
-                span = item.span;
+                span = item.span();
             }
             self.items.push(item);
             match self.next_indent() {
@@ -331,10 +328,10 @@ impl<'a> Reader<'a> {
                 Some(_) => return None,
             }
         }
-        Some(Node {
-            value: Value::Seq(self.items.drain(start..).collect()),
+        Some(Node::new(
+            Value::Seq(self.items.drain(start..).collect()),
             span,
-        })
+        ))
     }
 
     /// A value written on the current line (after `key: ` or `- `), in a collection at
@@ -358,14 +355,14 @@ impl<'a> Reader<'a> {
             b'|' => return self.literal(parent),
             b'{' | b'[' => {
                 let (empty, len) = if rest.starts_with("{}") {
-                    (Value::Map(Vec::new()), 2)
+                    (Value::Map(Box::default()), 2)
                 } else if rest.starts_with("[]") {
-                    (Value::Seq(Vec::new()), 2)
+                    (Value::Seq(Box::default()), 2)
                 } else {
                     return None;
                 };
                 trailer(&rest[len..])?;
-                Node { value: empty, span }
+                Node::new(empty, span)
             }
             _ => {
                 let text = plain_value(rest)?;
@@ -684,23 +681,14 @@ fn escape(text: &str) -> Option<(char, usize)> {
 /// A plain scalar's node: `null`, `~` and nothing are null, as the YAML reader builds them.
 fn plain_node(text: &str, span: Span) -> Node {
     if text.is_empty() || text == "~" || text == "null" {
-        Node {
-            value: Value::Null,
-            span,
-        }
+        Node::new(Value::Null, span)
     } else {
         scalar(text, true, span)
     }
 }
 
 fn scalar(text: impl Into<compact_str::CompactString>, plain: bool, span: Span) -> Node {
-    Node {
-        value: Value::Scalar(Scalar {
-            text: text.into(),
-            plain,
-        }),
-        span,
-    }
+    Node::scalar(text, plain, span)
 }
 
 #[cfg(test)]

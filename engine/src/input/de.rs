@@ -7,7 +7,7 @@
 
 use super::diagnostics::Span;
 use super::from_node::FromNode;
-use super::node::{FieldPath, Node, PathSeg, Resolved, Value};
+use super::node::{resolve, FieldPath, Node, PathSeg, Resolved, Value};
 use serde::de;
 use std::fmt;
 
@@ -158,11 +158,11 @@ pub(crate) fn describe(node: &Node) -> String {
         Value::Null => "null".to_string(),
         Value::Seq(_) => "a list".to_string(),
         Value::Map(_) => "an object".to_string(),
-        Value::Scalar(s) => match s.resolve() {
+        Value::Scalar(s) => match resolve(s, node.is_plain()) {
             Resolved::Null => "null".to_string(),
             Resolved::Bool(b) => format!("boolean {b}"),
             Resolved::Int(i) => format!("integer {i}"),
-            Resolved::Float(_) => format!("number {}", s.text),
+            Resolved::Float(_) => format!("number {s}"),
             Resolved::Str(t) => format!("string \"{t}\""),
         },
     }

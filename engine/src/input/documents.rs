@@ -8,7 +8,7 @@ use super::de::DeError;
 use super::diagnostics::{Diagnostic, Severity, Span};
 use super::from_node::FromNode;
 use super::kinds;
-use super::node::{FieldPath, Node, PathSeg, Resolved, Scalar, Value};
+use super::node::{resolve, FieldPath, Node, PathSeg, Resolved, Value};
 use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser};
 use yaml_rust2::scanner::{Marker, TScalarStyle};
 
@@ -111,7 +111,7 @@ impl Document {
         path: &FieldPath,
         message: impl Into<String>,
     ) -> Diagnostic {
-        let span = self.root.locate(path).span;
+        let span = self.root.locate(path).span();
         self.diagnostic_at(severity, path, span, message)
     }
 
@@ -166,7 +166,7 @@ impl Document {
 
     fn decode_error(&self, e: DeError) -> Diagnostic {
         let e = e.into_data();
-        let span = e.span.unwrap_or(self.root.span);
+        let span = e.span.unwrap_or(self.root.span());
         let message = match did_you_mean(&e.message) {
             Some(known) => format!("{}; did you mean `{known}`?", e.message),
             None => e.message,
@@ -745,7 +745,7 @@ fn read_manifest(source: &str, index: usize, item: Option<usize>, root: Node, in
             let Value::Seq(items) = std::mem::replace(&mut doc.root.value, Value::Null) else {
                 return;
             };
-            for (i, node) in items.into_iter().enumerate() {
+            for (i, node) in Vec::from(items).into_iter().enumerate() {
                 read_manifest(source, index, Some(i), node, input);
             }
             return;
@@ -832,13 +832,13 @@ fn read_manifest(source: &str, index: usize, item: Option<usize>, root: Node, in
             Value::Map(entries) => entries
                 .iter_mut()
                 .find(|(k, _)| k.as_scalar() == Some("items"))
-                .map(|(_, v)| std::mem::replace(&mut v.value, Value::Null)),
+                .map(|(_, v)| (v.is_plain(), std::mem::replace(&mut v.value, Value::Null))),
             _ => None,
         };
         let items = match slot {
-            Some(Value::Seq(items)) => items,
-            Some(Value::Null) => Vec::new(),
-            Some(Value::Scalar(s)) if s.resolve() == Resolved::Null => Vec::new(),
+            Some((_, Value::Seq(items))) => Vec::from(items),
+            Some((_, Value::Null)) => Vec::new(),
+            Some((plain, Value::Scalar(s))) if resolve(&s, plain) == Resolved::Null => Vec::new(),
             _ => {
                 input.diagnose(doc.error(&"items".into(), "items of a List must be a sequence"));
                 return;
@@ -931,14 +931,18 @@ fn leave_out(root: &mut Node, error: &DeError) -> bool {
                 .position(|(key, _)| key.as_scalar() == Some(k.as_str()))
             {
                 Some(i) => {
-                    entries.remove(i);
+                    let mut rest = Vec::from(std::mem::take(entries));
+                    rest.remove(i);
+                    *entries = rest.into();
                     true
                 }
                 None => false,
             }
         }
         (PathSeg::Index(i), Value::Seq(items)) if i < items.len() => {
-            items.remove(i);
+            let mut rest = Vec::from(std::mem::take(items));
+            rest.remove(i);
+            *items = rest.into();
             true
         }
         _ => false,
@@ -1338,7 +1342,7 @@ impl Builder<'_> {
                     if let Some(k) = key.as_scalar() {
                         let open = self.entries.get(*start..).unwrap_or_default();
                         if keys.check(open, k) {
-                            self.duplicates.push((key.span, k.to_string()));
+                            self.duplicates.push((key.span(), k.to_string()));
                         }
                     }
                     let mut node = node;
@@ -1379,23 +1383,21 @@ impl MarkedEventReceiver for Builder<'_> {
                 } else {
                     span
                 };
-                let value = match tag {
-                    Some(tag) => match super::tags::tagged_scalar(&tag.handle, &tag.suffix, text) {
-                        Ok(value) => value,
-                        Err(message) => {
-                            self.error = Some((span, message));
-                            return;
+                let node = match tag {
+                    Some(tag) => {
+                        match super::tags::tagged_scalar(&tag.handle, &tag.suffix, text, span) {
+                            Ok(node) => node,
+                            Err(message) => {
+                                self.error = Some((span, message));
+                                return;
+                            }
                         }
-                    },
-                    None if plain && (text.is_empty() || text == "~" || text == "null") => {
-                        Value::Null
                     }
-                    None => Value::Scalar(Scalar {
-                        text: text.into(),
-                        plain,
-                    }),
+                    None if plain && (text.is_empty() || text == "~" || text == "null") => {
+                        Node::new(Value::Null, span)
+                    }
+                    None => Node::scalar(text, plain, span),
                 };
-                let node = Node { value, span };
                 self.nodes += 1;
                 if anchor > 0 {
                     self.anchor(anchor, &node, 1);
@@ -1419,30 +1421,18 @@ impl MarkedEventReceiver for Builder<'_> {
                     // The parser marks block collections at a look-ahead token; the first
                     // item or key is where the user sees the collection start.
                     Some(Frame::Seq(span, anchor, start, first)) => {
-                        let items: Vec<Node> =
+                        let items: Box<[Node]> =
                             self.items.drain(start.min(self.items.len())..).collect();
-                        (
-                            Node {
-                                span: items.first().map_or(span, |n| n.span.min(span)),
-                                value: Value::Seq(items),
-                            },
-                            anchor,
-                            first,
-                        )
+                        let span = items.first().map_or(span, |n| n.span().min(span));
+                        (Node::new(Value::Seq(items), span), anchor, first)
                     }
                     Some(Frame::Map(span, anchor, start, _, first, _)) => {
-                        let entries: Vec<(Node, Node)> = self
+                        let entries: Box<[(Node, Node)]> = self
                             .entries
                             .drain(start.min(self.entries.len())..)
                             .collect();
-                        (
-                            Node {
-                                span: entries.first().map_or(span, |(k, _)| k.span.min(span)),
-                                value: Value::Map(entries),
-                            },
-                            anchor,
-                            first,
-                        )
+                        let span = entries.first().map_or(span, |(k, _)| k.span().min(span));
+                        (Node::new(Value::Map(entries), span), anchor, first)
                     }
                     None => return,
                 };
@@ -1468,7 +1458,7 @@ impl MarkedEventReceiver for Builder<'_> {
                     self.alias_budget -= size;
                     self.nodes += size;
                     let mut n = n.clone();
-                    n.span = span;
+                    n.set_span(span);
                     self.push_value(n);
                 }
                 None => {
@@ -1563,7 +1553,7 @@ mod tests {
                 .get("kubectl.kubernetes.io/last-applied-configuration")
                 .expect("the entry stays");
             assert_eq!(value.as_scalar(), Some(kept), "{text}");
-            assert_eq!((value.span.line, value.span.column), at, "{text}");
+            assert_eq!((value.span().line, value.span().column), at, "{text}");
             assert_eq!(
                 annotations.get("other").and_then(Node::as_scalar),
                 Some("kept")
@@ -1615,7 +1605,7 @@ mod tests {
             input
                 .documents
                 .iter()
-                .map(|d| (d.name.clone().unwrap_or_default(), d.root.span.line))
+                .map(|d| (d.name.clone().unwrap_or_default(), d.root.span().line))
                 .collect()
         };
         let input = Input::parse_str(&text);
@@ -1670,7 +1660,7 @@ mod tests {
         let names: Vec<_> = read
             .documents
             .iter()
-            .map(|d| (d.name.clone(), d.root.span.line))
+            .map(|d| (d.name.clone(), d.root.span().line))
             .collect();
         assert_eq!(names, [(Some("a".into()), 2), (Some("b".into()), 7)]);
         let refused = Input::parse(&[Source::new("s", mc("a", "pr\u{86}od").as_str())]);
@@ -1859,7 +1849,7 @@ items:
             ]
         );
         let c = &input.documents[2];
-        let span = c.root.locate(&"metadata.name".into()).span;
+        let span = c.root.locate(&"metadata.name".into()).span();
         assert_eq!((span.line, span.column), (16, 11));
     }
 
@@ -1919,7 +1909,7 @@ metadata: {name: b}
     /// The places of a tree's empty and null nodes, in document order.
     fn nulls(node: &Node, out: &mut Vec<(u32, u32)>) {
         match &node.value {
-            Value::Null => out.push((node.span.line, node.span.column)),
+            Value::Null => out.push((node.span().line, node.span().column)),
             Value::Seq(items) => items.iter().for_each(|n| nulls(n, out)),
             Value::Map(entries) => entries.iter().for_each(|(k, v)| {
                 nulls(k, out);

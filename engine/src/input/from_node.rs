@@ -11,7 +11,7 @@
 
 use super::de::DeError;
 use super::de::Unexpected;
-use super::node::{FieldPath, Node, PathSeg, Resolved, Value};
+use super::node::{resolve, FieldPath, Node, PathSeg, Resolved, Value};
 use crate::sorted_map::SortedMap;
 use chrono::{DateTime, Utc};
 use serde::de::Error as _;
@@ -35,7 +35,7 @@ pub trait FromNode: Sized {
 pub(crate) fn mismatch(node: &Node, expected: &str) -> DeError {
     DeError::new(
         FieldPath::root(),
-        Some(node.span),
+        Some(node.span()),
         format!("expected {expected}, found {}", super::de::describe(node)),
     )
 }
@@ -43,23 +43,20 @@ pub(crate) fn mismatch(node: &Node, expected: &str) -> DeError {
 /// A custom (serde `Error::custom`) error at the node.
 #[cold]
 pub fn custom_at(node: &Node, msg: impl std::fmt::Display) -> DeError {
-    DeError::custom(msg).at(node.span)
+    DeError::custom(msg).at(node.span())
 }
 
 /// The resolved scalar of a node, `None` for collections and `Value::Null`.
 fn resolved(node: &Node) -> Option<Resolved<'_>> {
-    match &node.value {
-        Value::Scalar(s) => Some(s.resolve()),
-        _ => None,
-    }
+    node.resolve()
 }
 
 /// The string of a node that must be a string ("expected a string" otherwise).
 pub fn str_of(node: &Node) -> Result<&str, DeError> {
     match &node.value {
         // Quoted scalars are strings whatever they look like: skip the typing rules.
-        Value::Scalar(s) if !s.plain => Ok(&s.text),
-        Value::Scalar(s) => match s.resolve() {
+        Value::Scalar(s) if !node.is_plain() => Ok(s),
+        Value::Scalar(s) => match resolve(s, true) {
             Resolved::Str(t) => Ok(t),
             _ => Err(mismatch(node, "a string")),
         },
@@ -95,7 +92,7 @@ fn int_in<T: TryFrom<i64>>(node: &Node, what: &str) -> Result<T, DeError> {
 fn out_of_range(node: &Node, i: i64, what: &str) -> DeError {
     DeError::new(
         FieldPath::root(),
-        Some(node.span),
+        Some(node.span()),
         format!("{i} is out of range for {what}"),
     )
 }
@@ -155,7 +152,7 @@ pub fn seq_items(node: &Node) -> Result<&[Node], DeError> {
 /// Places an error of item `i` under its index (and at the item when it has no position).
 #[cold]
 pub fn in_item(e: DeError, item: &Node, i: usize) -> DeError {
-    e.at(item.span).under(PathSeg::Index(i))
+    e.at(item.span()).under(PathSeg::Index(i))
 }
 
 impl<T: FromNode> FromNode for Vec<T> {
@@ -193,7 +190,7 @@ pub fn map_entries(node: &Node) -> Result<&[(Node, Node)], DeError> {
 /// a null key is "" and a collection key is an error at the key.
 pub fn key_str(k: &Node) -> Result<&str, DeError> {
     match &k.value {
-        Value::Scalar(s) => Ok(&s.text),
+        Value::Scalar(s) => Ok(s),
         Value::Null => Ok(""),
         _ => Err(bad_key(k)),
     }
@@ -203,7 +200,7 @@ pub fn key_str(k: &Node) -> Result<&str, DeError> {
 fn bad_key(k: &Node) -> DeError {
     DeError::new(
         FieldPath::root(),
-        Some(k.span),
+        Some(k.span()),
         format!("expected a string key, found {}", super::de::describe(k)),
     )
     .under(key_seg(k))
@@ -217,7 +214,7 @@ fn key_seg(k: &Node) -> PathSeg {
 /// Places an error of the value under key `k` (and at the value when it has no position).
 #[cold]
 pub fn in_entry(e: DeError, k: &Node, v: &Node) -> DeError {
-    e.at(v.span).under(key_seg(k))
+    e.at(v.span()).under(key_seg(k))
 }
 
 /// Decodes the value of one mapping entry, errors placed under its key.
@@ -294,7 +291,7 @@ fn any_value(node: &Node) -> Result<(), DeError> {
 /// The error of a struct given the same field twice (under two of its aliases).
 #[cold]
 pub fn duplicate_field(map: &Node, name: &'static str) -> DeError {
-    DeError::duplicate_field(name).at(map.span)
+    DeError::duplicate_field(name).at(map.span())
 }
 
 /// Decodes a struct field's value into its slot; a second value is a duplicate-field error.
@@ -361,7 +358,7 @@ pub fn other_field(
 #[cold]
 fn unknown_field(k: &Node, key: &str, fields: &'static [&'static str]) -> DeError {
     DeError::unknown_field(key, fields)
-        .at(k.span)
+        .at(k.span())
         .under(key_seg(k))
 }
 
@@ -380,7 +377,7 @@ pub fn required<T: FromNode>(
 
 #[cold]
 fn missing_field(map: &Node, name: &'static str) -> DeError {
-    DeError::missing_field(name).at(map.span)
+    DeError::missing_field(name).at(map.span())
 }
 
 /// The variant name of a unit-variant enum: a string, or the key of a one-entry mapping (as
@@ -398,7 +395,7 @@ pub fn variant_tag(node: &Node) -> Result<&str, DeError> {
 /// An enum given a name none of its variants has.
 #[cold]
 pub fn unknown_variant(node: &Node, tag: &str, variants: &'static [&'static str]) -> DeError {
-    DeError::unknown_variant(tag, variants).at(node.span)
+    DeError::unknown_variant(tag, variants).at(node.span())
 }
 
 /// "invalid type: …, expected {expected}" for a node a `deserialize_any`-based visitor does
@@ -409,7 +406,7 @@ pub fn invalid_type(node: &Node, expected: &'static str) -> DeError {
         Value::Null => Unexpected::Unit,
         Value::Seq(_) => Unexpected::Seq,
         Value::Map(_) => Unexpected::Map,
-        Value::Scalar(s) => match s.resolve() {
+        Value::Scalar(s) => match resolve(s, node.is_plain()) {
             Resolved::Null => Unexpected::Unit,
             Resolved::Bool(b) => Unexpected::Bool(b),
             Resolved::Int(i) => Unexpected::Signed(i),
@@ -420,7 +417,7 @@ pub fn invalid_type(node: &Node, expected: &'static str) -> DeError {
     DeError::custom(format_args!(
         "invalid type: {unexpected}, expected {expected}"
     ))
-    .at(node.span)
+    .at(node.span())
 }
 
 /// The error of an untagged enum no variant of which matches `node`. serde buffers the value

@@ -11,7 +11,7 @@ use super::bytes::{string_stop, word_at};
 use super::diagnostics::Span;
 use super::documents::RepeatedKeys;
 use super::documents::MAX_DEPTH;
-use super::node::{Node, Scalar, Value};
+use super::node::{Node, Value};
 use compact_str::CompactString;
 
 /// Repeated keys: where the repeat is, and the key.
@@ -148,19 +148,13 @@ impl Reader<'_> {
             b'[' => self.array(span),
             b'"' => {
                 let text = self.string()?;
-                Some(Node {
-                    value: Value::Scalar(Scalar { text, plain: false }),
-                    span,
-                })
+                Some(Node::scalar(text, false, span))
             }
             b't' => self.word("true", span),
             b'f' => self.word("false", span),
             b'n' => {
                 self.literal("null")?;
-                Some(Node {
-                    value: Value::Null,
-                    span,
-                })
+                Some(Node::new(Value::Null, span))
             }
             b'-' | b'0'..=b'9' => self.number(span),
             _ => None,
@@ -174,13 +168,7 @@ impl Reader<'_> {
 
     fn word(&mut self, word: &str, span: Span) -> Option<Node> {
         self.literal(word)?;
-        Some(Node {
-            value: Value::Scalar(Scalar {
-                text: word.into(),
-                plain: true,
-            }),
-            span,
-        })
+        Some(Node::scalar(word, true, span))
     }
 
     /// A JSON number, kept as written (a plain scalar: typed as YAML types it).
@@ -225,10 +213,7 @@ impl Reader<'_> {
         }
         let text = CompactString::from(self.text.get(start..i)?);
         self.advance(i - start);
-        Some(Node {
-            value: Value::Scalar(Scalar { text, plain: true }),
-            span,
-        })
+        Some(Node::scalar(text, true, span))
     }
 
     /// A string after its opening quote is at `pos`; unescaped.
@@ -352,23 +337,14 @@ impl Reader<'_> {
                     Some(b'"') if super::node::unread(&key) => {
                         let span = self.span();
                         let text = self.string_kept(false)?;
-                        Node {
-                            value: Value::Scalar(Scalar { text, plain: false }),
-                            span,
-                        }
+                        Node::scalar(text, false, span)
                     }
                     _ => self.value()?,
                 };
                 if keys.check(&self.entries[start..], &key) {
                     self.duplicates.push((key_span, key.to_string()));
                 }
-                let key = Node {
-                    value: Value::Scalar(Scalar {
-                        text: key,
-                        plain: false,
-                    }),
-                    span: key_span,
-                };
+                let key = Node::scalar(key, false, key_span);
                 super::node::forget_unread(&key, &mut value);
                 self.entries.push((key, value));
                 if self.separator(b'}')? {
@@ -377,10 +353,10 @@ impl Reader<'_> {
             }
         }
         self.depth -= 1;
-        Some(Node {
-            value: Value::Map(self.entries.drain(start..).collect()),
+        Some(Node::new(
+            Value::Map(self.entries.drain(start..).collect()),
             span,
-        })
+        ))
     }
 
     /// After a member: `,` (more follow: false) or `close` (the end: true); else not JSON.
@@ -409,10 +385,10 @@ impl Reader<'_> {
             }
         }
         self.depth -= 1;
-        Some(Node {
-            value: Value::Seq(self.items.drain(start..).collect()),
+        Some(Node::new(
+            Value::Seq(self.items.drain(start..).collect()),
             span,
-        })
+        ))
     }
 }
 

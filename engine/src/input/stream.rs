@@ -101,7 +101,7 @@ pub fn name_duplicates(ds: &mut [Diagnostic], root: &Node) {
                     let key = k.as_scalar().unwrap_or_default().to_string();
                     steps.push((PathSeg::Key(key), parent));
                     let here = steps.len() - 1;
-                    if let Some(found) = wanted.remove(&k.span) {
+                    if let Some(found) = wanted.remove(&k.span()) {
                         let path = path_of(&steps, here);
                         for i in found {
                             if let Some(d) = ds.get_mut(i) {

@@ -3,14 +3,21 @@
 //! decides the type, and a value that does not resolve to it fails the document with go-yaml's
 //! message. Collections' tags change nothing there, so they are not read.
 
-use super::node::{go_resolved_tag, Resolved, Scalar, Value};
+use super::diagnostics::Span;
+use super::node::{go_resolved_tag, resolve, Node, Resolved, Value};
 use base64::engine::{DecodePaddingMode, GeneralPurpose, GeneralPurposeConfig};
 use base64::Engine;
 
 const YAML_TAG_PREFIX: &str = "tag:yaml.org,2002:";
 
-/// The value a scalar with the tag `handle` + `suffix` stands for, or go-yaml's error.
-pub(super) fn tagged_scalar(handle: &str, suffix: &str, text: String) -> Result<Value, String> {
+/// The node a scalar with the tag `handle` + `suffix` at `span` stands for, or go-yaml's error.
+pub(super) fn tagged_scalar(
+    handle: &str,
+    suffix: &str,
+    text: String,
+    span: Span,
+) -> Result<Node, String> {
+    let string = |text: String| Node::scalar(text, false, span);
     let full = format!("{handle}{suffix}");
     let Some(name) = full.strip_prefix(YAML_TAG_PREFIX) else {
         // go-yaml resolves only its own tags; any other is kept as the text.
@@ -25,40 +32,26 @@ pub(super) fn tagged_scalar(handle: &str, suffix: &str, text: String) -> Result<
             } else {
                 go_resolved_tag(&text)
             };
-            let scalar = Scalar {
-                text: text.as_str().into(),
-                plain: true,
-            };
             if name == "float" && resolved == "int" {
                 // go-yaml makes an int64 a float64 where a float is asked for (a uint64 it
                 // refuses below).
-                if let Resolved::Int(i) = scalar.resolve() {
-                    return Ok(Value::Scalar(Scalar {
-                        text: format!("{:e}", i as f64).into(),
-                        plain: true,
-                    }));
+                if let Resolved::Int(i) = resolve(&text, true) {
+                    return Ok(Node::scalar(format!("{:e}", i as f64), true, span));
                 }
             }
             if resolved != name {
                 return Err(format!("cannot decode !!{resolved} `{text}` as a !!{name}"));
             }
             Ok(match resolved {
-                "null" => Value::Null,
+                "null" => Node::new(Value::Null, span),
                 // Into an untyped value go-yaml keeps a timestamp as written.
                 "timestamp" => string(text),
-                _ => Value::Scalar(scalar),
+                _ => Node::scalar(text, true, span),
             })
         }
         // `!!seq x`, `!!map x`, `!!merge x`, unknown `!!foo x`: not resolvable, the text.
         _ => Ok(string(text)),
     }
-}
-
-fn string(text: String) -> Value {
-    Value::Scalar(Scalar {
-        text: text.into(),
-        plain: false,
-    })
 }
 
 /// Go's `base64.StdEncoding.DecodeString`: padding required, line breaks skipped, trailing bits
@@ -193,13 +186,7 @@ mod tests {
             Some(s) => (YAML_TAG_PREFIX, s),
             None => ("!", &tag[1..]),
         };
-        tagged_scalar(handle, suffix, text.to_string()).map(|v| {
-            super::super::node::Node {
-                value: v,
-                span: Default::default(),
-            }
-            .to_json()
-        })
+        tagged_scalar(handle, suffix, text.to_string(), Span::default()).map(|n| n.to_json())
     }
 
     // Each answer is what sigs.k8s.io/yaml (go-yaml v2) gives for `a: <tag> <text>`.

@@ -10,7 +10,7 @@
 use super::meta::ObjectMeta;
 use crate::input::de::DeError;
 use crate::input::from_node::{self, FromNode};
-use crate::input::node::{Node, Resolved, Value};
+use crate::input::node::{Node, Resolved};
 use crate::input::quantity::Quantity;
 use crate::selectors::LabelSelector;
 use crate::sorted_map::SortedMap;
@@ -122,15 +122,10 @@ pub struct QuantityValue(pub Quantity);
 impl FromNode for QuantityValue {
     /// As the serde impl: a string or a number (its text as Rust formats it), parsed.
     fn from_node(node: &Node) -> Result<Self, DeError> {
-        let text = match &node.value {
-            Value::Scalar(s) => match s.resolve() {
-                Resolved::Str(t) => Cow::Borrowed(t),
-                Resolved::Int(i) => Cow::Owned(i.to_string()),
-                Resolved::Float(f) => Cow::Owned(f.to_string()),
-                Resolved::Null | Resolved::Bool(_) => {
-                    return Err(from_node::invalid_type(node, "a quantity"))
-                }
-            },
+        let text = match node.resolve() {
+            Some(Resolved::Str(t)) => Cow::Borrowed(t),
+            Some(Resolved::Int(i)) => Cow::Owned(i.to_string()),
+            Some(Resolved::Float(f)) => Cow::Owned(f.to_string()),
             _ => return Err(from_node::invalid_type(node, "a quantity")),
         };
         Quantity::parse(&text)

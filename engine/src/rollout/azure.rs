@@ -15,7 +15,7 @@ use super::simulate::{self, SimEvent, SimGroup, SimMember, SimPlan, SimStage};
 use super::staged::Layer;
 use super::{ts, Ctx};
 use crate::input::duration::GoDuration;
-use crate::input::node::{Scalar, Value};
+use crate::input::node::Value;
 use crate::input::Document;
 use crate::input::{FromNode, Node};
 use crate::model::rollout::{
@@ -118,14 +118,14 @@ impl WindowStore {
 /// that tell apart any two different contents (every text and list is prefixed by its length).
 fn encode_content(node: &Node, out: &mut Vec<u8>) {
     let len = |out: &mut Vec<u8>, n: usize| out.extend_from_slice(&(n as u64).to_le_bytes());
-    let scalar = |out: &mut Vec<u8>, s: &Scalar| {
-        out.push(if s.plain { 1 } else { 2 });
-        len(out, s.text.len());
-        out.extend_from_slice(s.text.as_bytes());
+    let scalar = |out: &mut Vec<u8>, n: &Node, text: &str| {
+        out.push(if n.is_plain() { 1 } else { 2 });
+        len(out, text.len());
+        out.extend_from_slice(text.as_bytes());
     };
     match &node.value {
         Value::Null => out.push(0),
-        Value::Scalar(s) => scalar(out, s),
+        Value::Scalar(s) => scalar(out, node, s),
         Value::Seq(items) => {
             out.push(3);
             len(out, items.len());
@@ -138,7 +138,7 @@ fn encode_content(node: &Node, out: &mut Vec<u8>) {
             // were most of the cost of reading a member's window).
             for n in entries.iter().flat_map(|(k, v)| [k, v]) {
                 match &n.value {
-                    Value::Scalar(s) => scalar(out, s),
+                    Value::Scalar(s) => scalar(out, n, s),
                     _ => encode_content(n, out),
                 }
             }

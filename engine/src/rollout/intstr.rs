@@ -3,7 +3,7 @@
 
 use crate::input::de::DeError;
 use crate::input::from_node::{self, FromNode};
-use crate::input::node::{Node, Resolved, Value};
+use crate::input::node::{Node, Resolved};
 use serde::Serialize;
 use std::fmt;
 
@@ -20,8 +20,8 @@ pub enum IntOrString {
 impl FromNode for IntOrString {
     /// As serde's untagged form: an integer, else a string.
     fn from_node(node: &Node) -> Result<Self, DeError> {
-        match node.value {
-            Value::Scalar(ref s) => match s.resolve() {
+        match node.resolve() {
+            Some(r) => match r {
                 Resolved::Int(i) => Ok(IntOrString::Int(i)),
                 Resolved::Str(t) => Ok(IntOrString::String(t.to_owned())),
                 _ => Err(from_node::no_variant_matches(node, "IntOrString")),
