@@ -542,6 +542,15 @@ mod tests {
         assert_eq!(quoted.resolve(), Some(Resolved::Str("4")));
         assert_eq!(quoted.span(), Span { line: 1, column: 1 });
         assert!(!quoted.is_plain() && plain("4").is_plain());
+        // Moving a node keeps how its scalar was written; a column past the flag bit stops
+        // below it instead of turning a plain scalar into a quoted one.
+        let mut moved = quoted.clone();
+        moved.set_span(Span { line: 7, column: 9 });
+        assert_eq!(moved.span(), Span { line: 7, column: 9 });
+        assert_eq!(moved.resolve(), Some(Resolved::Str("4")));
+        let far = Node::scalar("4", true, Span { line: 2, column: u32::MAX });
+        assert_eq!(far.resolve(), Some(Resolved::Int(4)));
+        assert_eq!(far.span().column, (1 << 31) - 1);
     }
 
     #[test]
