@@ -603,6 +603,54 @@ proptest! {
 /// Typing after a list's items (its `kind: List`, its metadata, blank space at the end of
 /// the editor) reads nothing again while the list stays a list, also when a document comes
 /// before the list; typing that makes it something else is read as a whole read reads it.
+/// The items of a `-o json` dump, one after another (`jq '.items[]'`).
+fn jq_items(n: usize) -> String {
+    let list: serde_json::Value = serde_json::from_str(&kubectl_json_fleet(n)).unwrap_or_default();
+    let items = list["items"].as_array().cloned().unwrap_or_default();
+    let texts: Vec<String> = items
+        .iter()
+        .map(|i| serde_json::to_string_pretty(i).unwrap_or_default())
+        .collect();
+    format!("{}\n", texts.join("\n"))
+}
+
+/// JSON objects one after another in the playground read as the whole text reads them: one
+/// manifest each, a label typed in one of them, one of them broken and mended.
+#[test]
+fn json_objects_one_after_another_are_read_as_a_whole_read_reads_them() {
+    let mut fleet = jq_items(4);
+    let policy = POLICY.to_string();
+    let mut s = Session::new();
+    check(&mut s, &fleet, &policy, "first read");
+    assert_eq!(s.input().documents.len(), 5);
+    let at2 = fleet.find("\"name\": \"member-002\"").unwrap_or(0);
+    let env = fleet[..at2].rfind("\"env\": \"").unwrap_or(0) + "\"env\": \"".len();
+    fleet.insert(env, 'x');
+    check(&mut s, &fleet, &policy, "a label of object 2");
+    let report = s.evaluate(&at());
+    let picked: Vec<&str> = report.placements[0]
+        .picked
+        .iter()
+        .map(|p| &*p.cluster)
+        .collect();
+    assert!(
+        !picked.contains(&"member-002") && picked.contains(&"member-001"),
+        "{picked:?}"
+    );
+    // The closing brace of object 1 taken away: objects 0 and the error; then put back.
+    let close = fleet[..at2].rfind("\n}\n").unwrap_or(0) + 1;
+    fleet.remove(close);
+    check(&mut s, &fleet, &policy, "a brace taken away");
+    assert!(s
+        .input()
+        .diagnostics
+        .iter()
+        .any(|d| d.message.starts_with("invalid JSON")));
+    fleet.insert(close, '}');
+    check(&mut s, &fleet, &policy, "the brace back");
+    assert_eq!(s.input().documents.len(), 5);
+}
+
 #[test]
 fn typing_after_a_lists_items_keeps_its_items() {
     let policy = POLICY.to_string();

@@ -637,51 +637,86 @@ fn read_chunk(
     if !has_content(chunk.text) {
         return index;
     }
-    index += 1;
     let parsed = match json {
         Some((root, dups)) => Ok((Some(root), dups)),
-        None => parse_text(chunk.text, chunk.first_line),
+        None => {
+            // Objects one after another (`jq '.items[]'`): kubectl reads each as a manifest.
+            if super::json::looks_like_json(chunk.text) {
+                let broken =
+                    super::json::parse_stream(chunk.text, chunk.first_line, |root, dups| {
+                        index = read_root(source, index, Some(root), dups, input);
+                    });
+                if let Some(broken) = broken {
+                    if let Some(span) = broken {
+                        index += 1;
+                        input.diagnose(Diagnostic::in_source(
+                            Severity::Error,
+                            source,
+                            index,
+                            span,
+                            "invalid JSON: this value does not read (JSON values one after \
+                             another are read as one manifest each, as kubectl reads them)"
+                                .to_string(),
+                        ));
+                    }
+                    return index;
+                }
+            }
+            parse_text(chunk.text, chunk.first_line)
+        }
     };
     match parsed {
-        Ok((root, dups)) => {
-            let mut found: Vec<Diagnostic> = dups
-                .into_iter()
-                .map(|(span, key)| {
-                    Diagnostic::in_source(
-                        Severity::Error,
-                        source,
-                        index,
-                        span,
-                        format!("duplicate key \"{key}\" in a mapping"),
-                    )
-                })
-                .collect();
-            if let Some(root) = &root {
-                super::stream::name_duplicates(&mut found, root);
-            }
-            for d in found {
-                input.diagnose(d);
-            }
-            match root {
-                Some(root) if !root.is_null() => {
-                    read_manifest(source, index, None, root, input);
-                }
-                _ => index -= 1,
-            }
-        }
+        Ok((root, dups)) => read_root(source, index, root, dups, input),
         Err((span, msg)) => {
             let mut d = Diagnostic::in_source(
                 Severity::Error,
                 source,
-                index,
+                index + 1,
                 span,
                 format!("invalid YAML: {msg}"),
             );
             d.kind = super::stream::kind_in_text(chunk.text);
             input.diagnose(d);
+            index + 1
         }
     }
-    index
+}
+
+/// Reads a document's root (with its repeated keys) as document `index + 1`; returns the
+/// number of the last document read (`index` again for an empty or null document).
+fn read_root(
+    source: &str,
+    index: usize,
+    root: Option<Node>,
+    dups: Duplicates,
+    input: &mut Input,
+) -> usize {
+    let index = index + 1;
+    let mut found: Vec<Diagnostic> = dups
+        .into_iter()
+        .map(|(span, key)| {
+            Diagnostic::in_source(
+                Severity::Error,
+                source,
+                index,
+                span,
+                format!("duplicate key \"{key}\" in a mapping"),
+            )
+        })
+        .collect();
+    if let Some(root) = &root {
+        super::stream::name_duplicates(&mut found, root);
+    }
+    for d in found {
+        input.diagnose(d);
+    }
+    match root {
+        Some(root) if !root.is_null() => {
+            read_manifest(source, index, None, root, input);
+            index
+        }
+        _ => index - 1,
+    }
 }
 
 /// Reads item `item` of the `kind: List` that is document `index` (the session reads the items
@@ -1679,6 +1714,91 @@ mod tests {
         );
         let two = Input::parse(&[Source::new("s", texts[6].as_str())]);
         assert_eq!(two.documents.len(), 2);
+    }
+
+    /// JSON values one after another (`kubectl get … -o json | jq '.items[]'`) are read as
+    /// kubectl reads such a file: each object is a manifest, numbered in order, with its own
+    /// repeated keys; the same objects in a List read the same. A value that does not read
+    /// is an error where it starts, after the ones before it are read.
+    #[test]
+    fn json_values_one_after_another_are_one_document_each() {
+        let mc = |name: &str| {
+            format!("{{\n  \"apiVersion\": \"cluster.kubernetes-fleet.io/v1\",\n  \"kind\": \"MemberCluster\",\n  \"metadata\": {{\"name\": \"{name}\", \"labels\": {{\"env\": \"prod\"}}}}\n}}")
+        };
+        // The second with a repeated key; the third right after it, on the same line.
+        let b = mc("b").replace("\"env\"", "\"env\": \"dev\", \"env\"");
+        let stream = format!("{}\n{}{}\n", mc("a"), b, mc("c"));
+        let read = Input::parse(&[Source::new("s", stream.as_str())]);
+        let docs: Vec<_> = read
+            .documents
+            .iter()
+            .map(|d| (d.name.clone().unwrap_or_default(), d.index, d.root.span()))
+            .collect();
+        let at = |line, column| Span { line, column };
+        assert_eq!(
+            docs,
+            [
+                ("a".to_string(), 1, at(1, 1)),
+                ("b".to_string(), 2, at(6, 1)),
+                ("c".to_string(), 3, at(10, 2)),
+            ]
+        );
+        let found: Vec<_> = read
+            .diagnostics
+            .iter()
+            .map(|d| (d.document, d.line, d.column, d.message.as_str()))
+            .collect();
+        assert_eq!(found, [(2, 9, 54, "duplicate key \"env\" in a mapping")]);
+        let list = format!(
+            "{{\"apiVersion\": \"v1\", \"kind\": \"List\", \"items\": [{}, {}, {}]}}",
+            mc("a"),
+            b,
+            mc("c")
+        );
+        let listed = Input::parse(&[Source::new("s", list.as_str())]);
+        let json = |i: &Input| {
+            i.documents
+                .iter()
+                .map(|d| d.root.to_json())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(json(&read), json(&listed));
+        // Read apart (as the playground reads a chunk) it is the same.
+        let mut split = Input::default();
+        read_chunks("s", &split_documents(&stream), 0, &mut split);
+        assert_eq!(read, split);
+
+        // A broken third value: the first two are read, the error is where the third starts.
+        for (tail, line, column) in [
+            ("{\"kind\": }", 11, 1),
+            ("{kind: MemberCluster}", 11, 1),
+            ("trailing", 11, 1),
+        ] {
+            let text = format!("{}\n{}\n{tail}\n", mc("a"), mc("b"));
+            let read = Input::parse(&[Source::new("s", text.as_str())]);
+            assert_eq!(read.documents.len(), 2, "{tail}");
+            let found: Vec<_> = read
+                .diagnostics
+                .iter()
+                .map(|d| {
+                    (
+                        d.document,
+                        d.line,
+                        d.column,
+                        d.message.starts_with("invalid JSON: "),
+                    )
+                })
+                .collect();
+            assert_eq!(found, [(3, line, column, true)], "{tail}");
+        }
+        // One value and then YAML's: read as before (a comment, a marker and a document).
+        for text in [
+            format!("{}\n# a comment\n", mc("a")),
+            format!("{}\n---\n{}\n", mc("a"), mc("b")),
+        ] {
+            let read = Input::parse(&[Source::new("s", text.as_str())]);
+            assert!(read.diagnostics.is_empty(), "{text}");
+        }
     }
 
     /// Two inputs read apart and appended are the input read together (the playground reads

@@ -40,28 +40,40 @@ pub(crate) fn parse_nested(
     first_line: u32,
     depth: usize,
 ) -> Option<(Node, Duplicates)> {
-    let mut r = Reader {
-        b: text.as_bytes(),
-        text,
-        pos: 0,
-        line: first_line,
-        line_start: 0,
-        ascii: text.is_ascii(),
-        col_at: (0, 1),
-        depth,
-        duplicates: Vec::new(),
-        entries: Vec::new(),
-        items: Vec::new(),
-    };
-    r.skip_ws();
-    if r.b.get(r.pos) == Some(&0xEF) {
-        // A byte-order mark before the document.
-        r.pos += 3;
-        r.skip_ws();
-    }
+    let mut r = Reader::new(text, first_line, depth);
     let node = r.value()?;
     r.skip_ws();
     (r.pos == r.b.len()).then_some((node, r.duplicates))
+}
+
+/// Reads `text` as JSON values one after another, such as `kubectl get … -o json | jq
+/// '.items[]'` prints (kubectl reads such a file as a stream of objects, each one a manifest),
+/// handing each value and its repeated keys to `each` as it is read. `None` (and nothing
+/// handed) unless the first value reads and a `{` or `[` follows it: anything else after one
+/// value is YAML's to read, as before (a comment, a document marker). Else where a value that
+/// does not read starts, if one does not (kubectl stops there with an error).
+pub(crate) fn parse_stream(
+    text: &str,
+    first_line: u32,
+    mut each: impl FnMut(Node, Duplicates),
+) -> Option<Option<Span>> {
+    let mut r = Reader::new(text, first_line, 0);
+    let first = r.value()?;
+    r.skip_ws();
+    if !matches!(r.b.get(r.pos), Some(b'{' | b'[')) {
+        return None;
+    }
+    each(first, std::mem::take(&mut r.duplicates));
+    while r.pos < r.b.len() {
+        let at = r.span();
+        let node = match r.value() {
+            Some(node) => node,
+            None => return Some(Some(at)),
+        };
+        each(node, std::mem::take(&mut r.duplicates));
+        r.skip_ws();
+    }
+    Some(None)
 }
 
 struct Reader<'a> {
@@ -82,6 +94,32 @@ struct Reader<'a> {
     /// exactly sized `Vec` when their object or array ends (one allocation each).
     entries: Vec<(Node, Node)>,
     items: Vec<Node>,
+}
+
+impl<'a> Reader<'a> {
+    /// A reader at the first value of `text`, past blank space and a byte-order mark.
+    fn new(text: &'a str, first_line: u32, depth: usize) -> Self {
+        let mut r = Reader {
+            b: text.as_bytes(),
+            text,
+            pos: 0,
+            line: first_line,
+            line_start: 0,
+            ascii: text.is_ascii(),
+            col_at: (0, 1),
+            depth,
+            duplicates: Vec::new(),
+            entries: Vec::new(),
+            items: Vec::new(),
+        };
+        r.skip_ws();
+        if r.b.get(r.pos) == Some(&0xEF) {
+            // A byte-order mark before the document.
+            r.pos += 3;
+            r.skip_ws();
+        }
+        r
+    }
 }
 
 impl Reader<'_> {

@@ -548,7 +548,14 @@ mod tests {
         moved.set_span(Span { line: 7, column: 9 });
         assert_eq!(moved.span(), Span { line: 7, column: 9 });
         assert_eq!(moved.resolve(), Some(Resolved::Str("4")));
-        let far = Node::scalar("4", true, Span { line: 2, column: u32::MAX });
+        let far = Node::scalar(
+            "4",
+            true,
+            Span {
+                line: 2,
+                column: u32::MAX,
+            },
+        );
         assert_eq!(far.resolve(), Some(Resolved::Int(4)));
         assert_eq!(far.span().column, (1 << 31) - 1);
     }
