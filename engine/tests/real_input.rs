@@ -339,6 +339,100 @@ spec:
     );
 }
 
+/// A misspelt top-level, `metadata` or `spec` field is an unknown field, as the API server's
+/// strict field validation (kubectl's default) refuses it, instead of losing the field without
+/// a word: a cluster's misspelt labels, a placement's misspelt policy (which scheduled as
+/// PickAll), a NodePool's misspelt disruption (which left the default budget in place). The
+/// object is still evaluated without the field.
+#[test]
+fn a_misspelt_field_anywhere_in_a_manifest_is_reported() {
+    let text = "\
+apiVersion: cluster.kubernetes-fleet.io/v1
+kind: MemberCluster
+metadata: {name: a, lables: {env: prod}}
+---
+apiVersion: cluster.kubernetes-fleet.io/v1
+kind: MemberCluster
+metadata: {name: b, labels: {env: prod}, uid: 6f1c, resourceVersion: \"12\", generation: 3, finalizers: [x]}
+---
+apiVersion: placement.kubernetes-fleet.io/v1
+kind: ClusterResourcePlacement
+metadata: {name: web}
+spec:
+  polcy: {placementType: PickN, numberOfClusters: 1}
+  resourceSelectors: [{group: \"\", version: v1, kind: Namespace, name: web}]
+  strategy: {type: RollingUpdate}
+  revisionHistoryLimit: 10
+---
+apiVersion: placement.kubernetes-fleet.io/v1
+kind: ClusterResourcePlacement
+metadata: {name: api}
+sepc: {policy: {placementType: PickAll}}
+";
+    let r = fleet_policy::place(
+        &[Source::new("t.yaml", text)],
+        &PlaceOptions::at(at("2026-03-04T12:00:00Z")),
+    );
+    let found: Vec<_> = r
+        .errors
+        .iter()
+        .map(|e| (e.document, e.path.as_str(), e.line, e.column))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (1, "metadata.lables", 3, 21),
+            (3, "spec.polcy", 13, 3),
+            (4, "sepc", 21, 1)
+        ]
+    );
+    assert!(
+        r.errors[0].message.ends_with("did you mean `labels`?"),
+        "{}",
+        r.errors[0].message
+    );
+    assert!(
+        r.errors[1].message.ends_with("did you mean `policy`?"),
+        "{}",
+        r.errors[1].message
+    );
+    // Still evaluated without the field, and the placements marked rejected.
+    let p: Vec<_> = r
+        .placements
+        .iter()
+        .map(|p| (p.name.as_str(), p.validation.as_str(), p.picked.len()))
+        .collect();
+    assert_eq!(p, [("web", "rejected", 2), ("api", "rejected", 2)]);
+
+    let pool = "\
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {name: general}
+spec:
+  template: {spec: {nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}}}
+  disruptoin:
+    budgets: [{nodes: \"0\"}]
+";
+    let b = fleet_policy::budgets(
+        &[Source::new("p.yaml", pool)],
+        &fleet_policy::BudgetOptions::at(at("2026-03-04T12:00:00Z")),
+    );
+    let warned: Vec<_> = b
+        .warnings
+        .iter()
+        .map(|w| (w.path.as_str(), w.line, w.column, w.message.as_str()))
+        .collect();
+    assert_eq!(
+        warned[0],
+        (
+            "spec.disruptoin",
+            7,
+            5,
+            "unknown field \"disruptoin\"; known fields: template, disruption, limits, weight, replicas"
+        )
+    );
+}
+
 /// Explicit tags are read as kubectl reads them (sigs.k8s.io/yaml, go-yaml v2): `!!binary` is
 /// decoded, and a value its tag refuses fails that document with go-yaml's message at its
 /// line:column while the rest is evaluated.

@@ -70,6 +70,10 @@ pub struct NodePool {
 }
 
 const DISRUPTION_FIELDS: &[&str] = &["consolidationPolicy", "consolidateAfter", "budgets"];
+/// The fields of a NodePool and of its `spec` (karpenter.sh/v1 `NodePool`, `NodePoolSpec`): a
+/// misspelt `disruptoin` would otherwise leave Karpenter's default budget in place unsaid.
+const NODEPOOL_FIELDS: &[&str] = &["apiVersion", "kind", "metadata", "spec", "status"];
+const SPEC_FIELDS: &[&str] = &["template", "disruption", "limits", "weight", "replicas"];
 const BUDGET_FIELDS: &[&str] = &["nodes", "schedule", "duration", "reasons"];
 
 /// Reads a string field. A non-string scalar is an error (the API server rejects it), but its
@@ -143,11 +147,13 @@ impl NodePool {
         if pool.name.is_empty() {
             diags.push(doc.error(&"metadata.name".into(), "missing required field \"name\""));
         }
+        unknown_fields(doc, &doc.root, &FieldPath::root(), NODEPOOL_FIELDS, diags);
         let spec_path = FieldPath::root().key("spec");
         let Some(spec) = doc.root.get("spec") else {
             diags.push(doc.error(&FieldPath::root(), "missing required field \"spec\""));
             return pool;
         };
+        unknown_fields(doc, spec, &spec_path, SPEC_FIELDS, diags);
         if let Some(r) = spec.get("replicas") {
             match r.as_scalar().and_then(|s| s.parse::<i64>().ok()) {
                 Some(n) => pool.replicas = Some(n),

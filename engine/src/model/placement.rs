@@ -17,10 +17,16 @@ use crate::sorted_map::SortedMap;
 use chrono::{DateTime, Utc};
 use std::borrow::Cow;
 
-/// `MemberCluster` (`cluster.kubernetes-fleet.io/v1`, `v1beta1`).
+/// `MemberCluster` (`cluster.kubernetes-fleet.io/v1`, `v1beta1`); another top-level key is an
+/// unknown field (the API server refuses it).
 #[derive(Debug, Clone, Default, PartialEq, fleet_policy_derive::FromNode)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MemberCluster {
+    /// `apiVersion` and `kind` (the document's, read when it was found).
+    #[serde(default)]
+    pub api_version: Option<crate::model::Opaque>,
+    #[serde(default)]
+    pub kind: Option<crate::model::Opaque>,
     /// Metadata; `labels` are what label selectors see, `deletionTimestamp` means "left".
     #[serde(default)]
     pub metadata: ObjectMeta,
@@ -175,27 +181,45 @@ pub struct Condition {
 /// `ClusterResourcePlacement` (`placement.kubernetes-fleet.io/v1`, `v1beta1`) and the
 /// namespaced `ResourcePlacement` (same spec).
 #[derive(Debug, Clone, Default, PartialEq, fleet_policy_derive::FromNode)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ClusterResourcePlacement {
+    /// `apiVersion` and `kind` (the document's, read when it was found).
+    #[serde(default)]
+    pub api_version: Option<crate::model::Opaque>,
+    #[serde(default)]
+    pub kind: Option<crate::model::Opaque>,
     /// Metadata.
     #[serde(default)]
     pub metadata: ObjectMeta,
     /// Spec.
     #[serde(default)]
     pub spec: PlacementSpec,
+    /// Status (the controllers'), not read.
+    #[serde(default)]
+    pub status: Option<crate::model::Opaque>,
 }
 
 /// `ResourcePlacement`: the namespaced placement; the scheduling part is identical.
 pub type ResourcePlacement = ClusterResourcePlacement;
 
-/// The parts of `spec` the scheduler reads (others, such as `resourceSelectors` and
-/// `strategy`, are accepted and ignored).
+/// The parts of `spec` the scheduler reads; the others KubeFleet's `PlacementSpec` has are
+/// accepted and ignored here, and any other key is an unknown field (a misspelt `polcy`
+/// would otherwise schedule as PickAll without a word).
 #[derive(Debug, Clone, Default, PartialEq, fleet_policy_derive::FromNode)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PlacementSpec {
     /// `spec.policy`; absent means PickAll with no affinity.
     #[serde(default)]
     pub policy: Option<PlacementPolicy>,
+    /// Read by the rollout engine, or not modelled.
+    #[serde(default)]
+    pub resource_selectors: Option<crate::model::Opaque>,
+    #[serde(default)]
+    pub strategy: Option<crate::model::Opaque>,
+    #[serde(default)]
+    pub revision_history_limit: Option<crate::model::Opaque>,
+    #[serde(default)]
+    pub status_reporting_scope: Option<crate::model::Opaque>,
 }
 
 /// `spec.policy`.
