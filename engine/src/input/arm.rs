@@ -226,15 +226,14 @@ pub(crate) fn attach(member: &mut Node, facts: Option<&Node>, configs: &[Node]) 
         .unwrap_or(Node::new(Value::Map(Box::default()), span));
     if let Value::Map(e) = &mut cluster.value {
         if !configs.is_empty() {
-            let mut with = Vec::from(std::mem::take(e));
-            with.push(entry(
-                "maintenanceConfigurations",
-                Node::new(Value::Seq(configs.into()), span),
-            ));
-            *e = with.into();
+            super::node::push(
+                e,
+                entry(
+                    "maintenanceConfigurations",
+                    Node::new(Value::Seq(configs.into()), span),
+                ),
+            );
         }
     }
-    let mut with = Vec::from(std::mem::take(entries));
-    with.push(entry("cluster", cluster));
-    *entries = with.into();
+    super::node::push(entries, entry("cluster", cluster));
 }

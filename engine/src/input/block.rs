@@ -343,14 +343,14 @@ impl<'a> Reader<'a> {
             b'"' => {
                 let (text, len) = double_quoted(rest)?;
                 trailer(&rest[len..])?;
-                scalar(text, false, span)
+                Node::scalar(text, false, span)
             }
             b'\'' => match single_quoted(rest) {
                 Some((text, len)) => {
                     trailer(&rest[len..])?;
-                    scalar(text, false, span)
+                    Node::scalar(text, false, span)
                 }
-                None => scalar(self.single_quoted_lines(parent)?, false, span),
+                None => Node::scalar(self.single_quoted_lines(parent)?, false, span),
             },
             b'|' => return self.literal(parent),
             b'{' | b'[' => {
@@ -478,7 +478,7 @@ impl<'a> Reader<'a> {
         }
         match self.next_indent() {
             Some(next) if next > parent => None,
-            _ => Some(scalar(body, false, span)),
+            _ => Some(Node::scalar(body, false, span)),
         }
     }
 }
@@ -683,12 +683,8 @@ fn plain_node(text: &str, span: Span) -> Node {
     if text.is_empty() || text == "~" || text == "null" {
         Node::new(Value::Null, span)
     } else {
-        scalar(text, true, span)
+        Node::scalar(text, true, span)
     }
-}
-
-fn scalar(text: impl Into<compact_str::CompactString>, plain: bool, span: Span) -> Node {
-    Node::scalar(text, plain, span)
 }
 
 #[cfg(test)]

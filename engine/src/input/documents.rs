@@ -966,18 +966,14 @@ fn leave_out(root: &mut Node, error: &DeError) -> bool {
                 .position(|(key, _)| key.as_scalar() == Some(k.as_str()))
             {
                 Some(i) => {
-                    let mut rest = Vec::from(std::mem::take(entries));
-                    rest.remove(i);
-                    *entries = rest.into();
+                    super::node::remove(entries, i);
                     true
                 }
                 None => false,
             }
         }
         (PathSeg::Index(i), Value::Seq(items)) if i < items.len() => {
-            let mut rest = Vec::from(std::mem::take(items));
-            rest.remove(i);
-            *items = rest.into();
+            super::node::remove(items, i);
             true
         }
         _ => false,

@@ -46,11 +46,6 @@ pub fn custom_at(node: &Node, msg: impl std::fmt::Display) -> DeError {
     DeError::custom(msg).at(node.span())
 }
 
-/// The resolved scalar of a node, `None` for collections and `Value::Null`.
-fn resolved(node: &Node) -> Option<Resolved<'_>> {
-    node.resolve()
-}
-
 /// The string of a node that must be a string ("expected a string" otherwise).
 pub fn str_of(node: &Node) -> Result<&str, DeError> {
     match &node.value {
@@ -72,7 +67,7 @@ impl FromNode for String {
 
 impl FromNode for bool {
     fn from_node(node: &Node) -> Result<Self, DeError> {
-        match resolved(node) {
+        match node.resolve() {
             Some(Resolved::Bool(b)) => Ok(b),
             _ => Err(mismatch(node, "a boolean")),
         }
@@ -81,7 +76,7 @@ impl FromNode for bool {
 
 /// The integer of a node, in range for the type described by `what`.
 fn int_in<T: TryFrom<i64>>(node: &Node, what: &str) -> Result<T, DeError> {
-    let i = match resolved(node) {
+    let i = match node.resolve() {
         Some(Resolved::Int(i)) => i,
         _ => return Err(mismatch(node, what)),
     };
@@ -118,7 +113,7 @@ from_node_int!(u64, "an unsigned integer");
 
 impl FromNode for f64 {
     fn from_node(node: &Node) -> Result<Self, DeError> {
-        match resolved(node) {
+        match node.resolve() {
             Some(Resolved::Int(i)) => Ok(i as f64),
             Some(Resolved::Float(f)) => Ok(f),
             _ => Err(mismatch(node, "a number")),

@@ -43,8 +43,8 @@ impl Node {
     }
 
     /// A scalar node; `plain` when written without quotes (then it may be a number, a boolean
-    /// or null), which also holds most scalars of a manifest (names, times, quantities),
-    /// inline without an allocation each.
+    /// or null). Most scalars of a manifest (names, times, quantities) are short and kept
+    /// inline, without an allocation each.
     pub fn scalar(text: impl Into<compact_str::CompactString>, plain: bool, span: Span) -> Node {
         let mut node = Node::new(Value::Scalar(text.into()), span);
         if !plain {
@@ -83,6 +83,21 @@ impl Node {
     }
 }
 
+/// `items` with `item` added at the end. Sequences and mappings are boxed slices: read once
+/// at their size, changed only by the few readers that build a node (ARM joins, leave-out).
+pub(crate) fn push<T>(items: &mut Box<[T]>, item: T) {
+    let mut v = Vec::from(std::mem::take(items));
+    v.push(item);
+    *items = v.into();
+}
+
+/// `items` without item `i` (which must exist).
+pub(crate) fn remove<T>(items: &mut Box<[T]>, i: usize) {
+    let mut v = Vec::from(std::mem::take(items));
+    v.remove(i);
+    *items = v.into();
+}
+
 impl fmt::Debug for Node {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut d = f.debug_struct("Node");
@@ -112,35 +127,34 @@ pub enum Resolved<'a> {
 /// How a decoder following YAML 1.1 (like Kubernetes') types a scalar of text `t`, written
 /// without quotes when `plain`.
 pub fn resolve(t: &str, plain: bool) -> Resolved<'_> {
-    {
-        if !plain {
-            return Resolved::Str(t);
+    if !plain {
+        return Resolved::Str(t);
+    }
+    match t {
+        "" | "~" | "null" | "Null" | "NULL" => return Resolved::Null,
+        "true" | "True" | "TRUE" | "yes" | "Yes" | "YES" | "y" | "Y" | "on" | "On" | "ON" => {
+            return Resolved::Bool(true)
         }
-        match t {
-            "" | "~" | "null" | "Null" | "NULL" => return Resolved::Null,
-            "true" | "True" | "TRUE" | "yes" | "Yes" | "YES" | "y" | "Y" | "on" | "On" | "ON" => {
-                return Resolved::Bool(true)
-            }
-            "false" | "False" | "FALSE" | "no" | "No" | "NO" | "n" | "N" | "off" | "Off"
-            | "OFF" => return Resolved::Bool(false),
-            ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => {
-                return Resolved::Float(f64::INFINITY)
-            }
-            "-.inf" | "-.Inf" | "-.INF" => return Resolved::Float(f64::NEG_INFINITY),
-            ".nan" | ".NaN" | ".NAN" => return Resolved::Float(f64::NAN),
-            _ => {}
+        "false" | "False" | "FALSE" | "no" | "No" | "NO" | "n" | "N" | "off" | "Off" | "OFF" => {
+            return Resolved::Bool(false)
         }
-        // go-yaml v2 `resolve`: the first byte decides what a plain scalar may be.
-        match t.as_bytes().first() {
-            Some(b'.') => match super::go_float::parse_float(t) {
-                Ok(f) => Resolved::Float(f),
-                Err(_) => Resolved::Str(t),
-            },
-            // A timestamp (four digits and '-' first) stays a string when decoded into an
-            // untyped value, which is also what the number rules below make of it.
-            Some(b'0'..=b'9' | b'-' | b'+') => resolve_number(t),
-            _ => Resolved::Str(t),
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => {
+            return Resolved::Float(f64::INFINITY)
         }
+        "-.inf" | "-.Inf" | "-.INF" => return Resolved::Float(f64::NEG_INFINITY),
+        ".nan" | ".NaN" | ".NAN" => return Resolved::Float(f64::NAN),
+        _ => {}
+    }
+    // go-yaml v2 `resolve`: the first byte decides what a plain scalar may be.
+    match t.as_bytes().first() {
+        Some(b'.') => match super::go_float::parse_float(t) {
+            Ok(f) => Resolved::Float(f),
+            Err(_) => Resolved::Str(t),
+        },
+        // A timestamp (four digits and '-' first) stays a string when decoded into an
+        // untyped value, which is also what the number rules below make of it.
+        Some(b'0'..=b'9' | b'-' | b'+') => resolve_number(t),
+        _ => Resolved::Str(t),
     }
 }
 

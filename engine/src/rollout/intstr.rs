@@ -21,11 +21,8 @@ impl FromNode for IntOrString {
     /// As serde's untagged form: an integer, else a string.
     fn from_node(node: &Node) -> Result<Self, DeError> {
         match node.resolve() {
-            Some(r) => match r {
-                Resolved::Int(i) => Ok(IntOrString::Int(i)),
-                Resolved::Str(t) => Ok(IntOrString::String(t.to_owned())),
-                _ => Err(from_node::no_variant_matches(node, "IntOrString")),
-            },
+            Some(Resolved::Int(i)) => Ok(IntOrString::Int(i)),
+            Some(Resolved::Str(t)) => Ok(IntOrString::String(t.to_owned())),
             _ => Err(from_node::no_variant_matches(node, "IntOrString")),
         }
     }
