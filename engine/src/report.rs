@@ -332,4 +332,44 @@ mod tests {
             Some("invalid options: unknown option \"horizn\"; accepted: approveAll, at, azure, clusterHealthCheckTimeout, clusterHeartbeatCheckTimeout, defaultDuration, durations, events, fail, horizon, horizonDays, karpenterVersion, kubefleet, observe, pending, skip, start")
         );
     }
+
+    /// The options' instants are read as the input's timestamps are (Go's RFC 3339, as
+    /// `metav1.Time` reads them), with Go's error text: `at` means what a time in the input
+    /// means, in every engine and in what-if events.
+    #[test]
+    fn instants_in_options_are_read_as_go_reads_timestamps() {
+        let o = EvaluateOptions::from_value(&json!({
+            "at": "2026-03-04T12:00:00,5+01:00",
+            "start": null,
+            "observe": "2026-03-05T00:00:00Z",
+            "events": [{"action": "stop", "at": "2026-03-04T13:00:00Z"}, {"action": "start"}],
+        }));
+        let Ok(o) = o else { panic!("{o:?}") };
+        let at = "2026-03-04T11:00:00.500Z".parse::<DateTime<Utc>>().ok();
+        assert_eq!(Some(o.place.at), at);
+        assert_eq!(Some(o.budgets.at), at);
+        assert_eq!(Some(o.rollout.at), at);
+        assert_eq!(o.rollout.start, None);
+        assert_eq!(
+            o.rollout.observe.map(|t| t.to_rfc3339()).as_deref(),
+            Some("2026-03-05T00:00:00+00:00")
+        );
+        assert_eq!(o.rollout.events.len(), 2);
+        let e = EvaluateOptions::from_value(&json!({"at": "2026-03-04 12:00:00Z"}));
+        assert_eq!(
+            e.err().as_deref(),
+            Some("invalid options: parsing time \"2026-03-04 12:00:00Z\" as \"2006-01-02T15:04:05Z07:00\": cannot parse \" 12:00:00Z\" as \"T\"")
+        );
+        let e = EvaluateOptions::from_value(&json!({
+            "at": "2026-03-04T12:00:00Z",
+            "events": [{"action": "stop", "at": "2026-03-04T25:00:00Z"}],
+        }));
+        let e = e.err().unwrap_or_default();
+        assert!(
+            e.starts_with(
+                "invalid options: parsing time \"2026-03-04T25:00:00Z\": hour out of range"
+            ),
+            "{e}"
+        );
+    }
 }

@@ -212,7 +212,8 @@ pub fn parse_at(text: &str) -> Result<Option<DateTime<Utc>>, String> {
     if text == AT_SNAPSHOT {
         return Ok(None);
     }
-    DateTime::parse_from_rfc3339(text)
+    // As the options' `at` and the input's timestamps are read (Go's RFC 3339).
+    crate::input::rfc3339::parse(text)
         .map(|t| Some(t.to_utc()))
         .map_err(|e| format!("not an RFC 3339 time or \"{AT_SNAPSHOT}\": {e}"))
 }

@@ -67,6 +67,7 @@ pub const KINDS: &[KindInfo] = &[
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct BudgetOptions {
     /// The evaluation instant.
+    #[serde(deserialize_with = "crate::input::rfc3339::utc")]
     pub at: DateTime<Utc>,
     /// Timeline horizon as a Go duration ("168h"); default 7 days.
     #[serde(default)]

@@ -76,6 +76,7 @@ pub const KINDS: &[KindInfo] = &[
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PlaceOptions {
     /// The evaluation instant ("now" for heartbeats and health).
+    #[serde(deserialize_with = "crate::input::rfc3339::utc")]
     pub at: DateTime<Utc>,
     /// The eligibility checker's heartbeat timeout (`5m`): a cluster whose member agent's
     /// last heartbeat is older is not eligible.

@@ -12,12 +12,13 @@ use serde::{Deserialize, Serialize};
 pub struct RolloutOptions {
     /// The evaluation instant: maintenance-window buckets are computed here, and it is the
     /// default start of a simulated run.
+    #[serde(deserialize_with = "crate::input::rfc3339::utc")]
     pub at: DateTime<Utc>,
     /// When the simulated run starts (default: `at`).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::input::rfc3339::utc_opt")]
     pub start: Option<DateTime<Utc>>,
     /// The instant whose states the report shows (default: when the simulation settles).
-    #[serde(default)]
+    #[serde(default, deserialize_with = "crate::input::rfc3339::utc_opt")]
     pub observe: Option<DateTime<Utc>>,
     /// Per-member update duration, Go syntax (default: 1h for Azure members, 2m for KubeFleet
     /// clusters). Overridable per member here or with the annotation
@@ -108,16 +109,19 @@ pub enum WhatIf {
     /// Stop the run (Azure `stop`, KubeFleet `state: Stop`).
     Stop {
         /// When.
+        #[serde(default, deserialize_with = "crate::input::rfc3339::utc_opt")]
         at: Option<DateTime<Utc>>,
     },
     /// Start / resume the run.
     Start {
         /// When.
+        #[serde(default, deserialize_with = "crate::input::rfc3339::utc_opt")]
         at: Option<DateTime<Utc>>,
     },
     /// Approve a KubeFleet approval request (`<run>-before-<stage>` / `<run>-after-<stage>`).
     Approve {
         /// When.
+        #[serde(default, deserialize_with = "crate::input::rfc3339::utc_opt")]
         at: Option<DateTime<Utc>>,
         /// Request name.
         request: String,
@@ -125,6 +129,7 @@ pub enum WhatIf {
     /// Azure `skip` action on a Member, Group, Stage or AfterStageWait.
     Skip {
         /// When.
+        #[serde(default, deserialize_with = "crate::input::rfc3339::utc_opt")]
         at: Option<DateTime<Utc>>,
         /// `Member`, `Group`, `Stage` or `AfterStageWait`.
         #[serde(rename = "type")]
@@ -135,6 +140,7 @@ pub enum WhatIf {
     /// The member's update operation fails (Azure) / its binding is preempted (KubeFleet).
     Fail {
         /// When (default: when its operation would have ended).
+        #[serde(default, deserialize_with = "crate::input::rfc3339::utc_opt")]
         at: Option<DateTime<Utc>>,
         /// Member or cluster.
         #[serde(alias = "cluster")]
@@ -143,6 +149,7 @@ pub enum WhatIf {
     /// The member stays Pending: its window never opens (Azure).
     Pending {
         /// Ignored (always from the start).
+        #[serde(default, deserialize_with = "crate::input::rfc3339::utc_opt")]
         at: Option<DateTime<Utc>>,
         /// Member.
         #[serde(alias = "cluster")]
@@ -152,6 +159,7 @@ pub enum WhatIf {
     /// `True` lets it finish).
     BindingCondition {
         /// When.
+        #[serde(default, deserialize_with = "crate::input::rfc3339::utc_opt")]
         at: Option<DateTime<Utc>>,
         /// Cluster.
         cluster: String,
@@ -161,6 +169,7 @@ pub enum WhatIf {
     /// KubeFleet: the binding is changed under the run (preemption): the cluster fails.
     BindingSpecChange {
         /// When.
+        #[serde(default, deserialize_with = "crate::input::rfc3339::utc_opt")]
         at: Option<DateTime<Utc>>,
         /// Cluster.
         cluster: String,
