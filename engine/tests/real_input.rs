@@ -339,17 +339,18 @@ spec:
     );
 }
 
-/// A misspelt field at the top of a placement or in its `spec` is an unknown field, as the API
-/// server's strict field validation (kubectl's default) refuses it, instead of being lost
-/// without a word: a misspelt policy scheduled as PickAll, accepted. A NodePool's misspelt
-/// disruption (which left the default budget in place) is a warning, as its other unknown
-/// fields are. The object is still evaluated without the field.
+/// A misspelt field at the top of a manifest, in its `metadata` or in a placement's `spec` is
+/// an unknown field, as the API server's strict field validation (kubectl's default) refuses
+/// it, instead of being lost without a word: a cluster's misspelt labels, a placement's
+/// misspelt policy (which scheduled as PickAll, accepted). A NodePool's misspelt disruption
+/// (which left the default budget in place) is a warning, as its other unknown fields are.
+/// The object is still evaluated without the field.
 #[test]
-fn a_misspelt_field_of_a_placement_or_a_nodepool_is_reported() {
+fn a_misspelt_field_anywhere_in_a_manifest_is_reported() {
     let text = "\
 apiVersion: cluster.kubernetes-fleet.io/v1
 kind: MemberCluster
-metadata: {name: a}
+metadata: {name: a, lables: {env: prod}}
 ---
 apiVersion: cluster.kubernetes-fleet.io/v1
 kind: MemberCluster
@@ -378,11 +379,23 @@ sepc: {policy: {placementType: PickAll}}
         .iter()
         .map(|e| (e.document, e.path.as_str(), e.line, e.column))
         .collect();
-    assert_eq!(found, [(3, "spec.polcy", 13, 3), (4, "sepc", 21, 1)]);
+    assert_eq!(
+        found,
+        [
+            (1, "metadata.lables", 3, 21),
+            (3, "spec.polcy", 13, 3),
+            (4, "sepc", 21, 1)
+        ]
+    );
     assert!(
-        r.errors[0].message.ends_with("did you mean `policy`?"),
+        r.errors[0].message.ends_with("did you mean `labels`?"),
         "{}",
         r.errors[0].message
+    );
+    assert!(
+        r.errors[1].message.ends_with("did you mean `policy`?"),
+        "{}",
+        r.errors[1].message
     );
     // Still evaluated without the field, and the placements marked rejected.
     let p: Vec<_> = r
@@ -940,4 +953,108 @@ fn a_crp_dump_with_status_is_read_as_printed() {
             Some("2026-03-04T12:02:42+00:00".to_string()),
         ]
     );
+}
+
+/// Hand-written manifests as go-yaml reads them (sigs.k8s.io/yaml, what kubectl uses): a tab
+/// after a key's colon separates like a space, and a whole float in an integer field
+/// (`numberOfClusters: 2.0`) is that integer, since the YAML is turned into JSON first and Go
+/// writes a whole float as an integer. A fraction or a number past the field's range is still
+/// an error on the field, and an unclosed flow mapping is marked where the text ends.
+#[test]
+fn tabs_after_colons_and_whole_floats_are_read_as_go_yaml_reads_them() {
+    let fleet = "\
+apiVersion: cluster.kubernetes-fleet.io/v1
+kind: MemberCluster
+metadata:
+  name: a
+  labels:
+    env:\tprod
+    tier: \t web
+---
+apiVersion: cluster.kubernetes-fleet.io/v1
+kind: MemberCluster
+metadata:
+  name: b
+  labels:
+    env:\t\tstaging
+";
+    let placement = |n: &str| {
+        format!(
+            "\
+apiVersion: placement.kubernetes-fleet.io/v1
+kind: ClusterResourcePlacement
+metadata:
+  name: web
+spec:
+  policy:
+    placementType: PickN
+    numberOfClusters: {n}
+    affinity:
+      clusterAffinity:
+        requiredDuringSchedulingIgnoredDuringExecution:
+          clusterSelectorTerms:
+          - labelSelector:
+              matchLabels:
+                env:\tprod
+"
+        )
+    };
+    let run = |n: &str| {
+        fleet_policy::place(
+            &[
+                Source::new("fleet.yaml", fleet),
+                Source::new("crp.yaml", placement(n)),
+            ],
+            &PlaceOptions::at(at("2026-03-04T12:00:00Z")),
+        )
+    };
+    // Two clusters asked for, one matches: the count was read as 2, whichever way written.
+    for n in ["2", "2.0", "2e0", "0.2e1"] {
+        let r = run(n);
+        assert_eq!(json(&r.errors), Value::Array(Vec::new()), "{n}");
+        let p = &r.placements[0];
+        assert_eq!(p.validation, "accepted", "{n}");
+        let picked: Vec<&str> = p.picked.iter().map(|c| &*c.cluster).collect();
+        assert_eq!(picked, ["a"], "{n}");
+        assert_eq!(p.condition.reason, "SchedulingPolicyUnfulfilled", "{n}");
+        assert!(
+            p.condition.message.ends_with("found 1 cluster(s) instead"),
+            "{n}"
+        );
+    }
+    assert_eq!(
+        run("1.0").placements[0].condition.reason,
+        "SchedulingPolicyFulfilled"
+    );
+    for (n, message) in [
+        ("1.5", "expected a 32-bit integer"),
+        ("3e9", "3000000000 is out of range for a 32-bit integer"),
+    ] {
+        let r = run(n);
+        assert_eq!(r.placements[0].validation, "rejected", "{n}");
+        let e = &r.errors[0];
+        assert_eq!(
+            (e.source.as_str(), e.path.as_str(), e.line, e.column),
+            ("crp.yaml", "spec.policy.numberOfClusters", 8, 23),
+            "{n}"
+        );
+        assert!(e.message.contains(message), "{n}: {}", e.message);
+    }
+    // An unclosed flow mapping at the end of a text with or without a final line break.
+    for tail in ["", "\n", "\n\n  \n"] {
+        let text = format!("apiVersion: v1\nkind: MemberCluster\nmetadata: {{name: a{tail}");
+        let r = fleet_policy::validate(
+            &[Source::new("open.yaml", text)],
+            &EvaluateOptions::at(at("2026-03-04T12:00:00Z")),
+        );
+        let e = &r.errors[0];
+        assert_eq!((e.line, e.column), (3, 19), "{tail:?}: {}", e.message);
+    }
+    // An error before the end stays where the parser found it.
+    let text = "apiVersion: v1\nkind: MemberCluster\nmetadata: {name: a]}\nspec: {}\n\n";
+    let r = fleet_policy::validate(
+        &[Source::new("mid.yaml", text)],
+        &EvaluateOptions::at(at("2026-03-04T12:00:00Z")),
+    );
+    assert_eq!((r.errors[0].line, r.errors[0].column), (3, 19));
 }

@@ -1071,6 +1071,16 @@ pub fn yaml_to_json(text: &str) -> Result<serde_json::Value, String> {
     }
 }
 
+/// The JSON of one YAML document as the engine reads a manifest's text (the line reader,
+/// yaml-rust2 for the rest), for the Go oracle; errors carry line:column.
+pub fn read_to_json(text: &str) -> Result<serde_json::Value, String> {
+    match parse_text(text, 1) {
+        Ok((Some(root), _)) => Ok(root.to_json()),
+        Ok((None, _)) => Ok(serde_json::Value::Null),
+        Err((span, msg)) => Err(format!("{}:{}: {msg}", span.line, span.column)),
+    }
+}
+
 type Duplicates = Vec<(Span, String)>;
 
 /// Parses one YAML document with yaml-rust2 alone, as the other readers must read it (the
@@ -1104,7 +1114,8 @@ fn parse_yaml_with(
     let mut parser = Parser::new_from_str(text);
     if let Err(e) = build(&mut parser, &mut builder) {
         let m = e.marker();
-        return Err((builder.span(m), e.info().to_string()));
+        let at = end_at(text, first_line, m.line()).unwrap_or(builder.span(m));
+        return Err((at, e.info().to_string()));
     }
     if let Some((span, msg)) = builder.error {
         // The alias's name, read back from the text (the parser only numbers anchors).
@@ -1115,6 +1126,22 @@ fn parse_yaml_with(
         return Err((span, msg));
     }
     Ok((builder.root, builder.duplicates))
+}
+
+/// Where an error yaml-rust2 marks on `line` (of the text) is shown when that line is past
+/// the text's last non-blank line (an unclosed flow collection, a missing quote): just after
+/// the last non-blank character, on the line go-yaml names, not on a line past the text.
+#[cold]
+fn end_at(text: &str, first_line: u32, line: usize) -> Option<Span> {
+    let (n, last) = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .last()?;
+    (line > n + 1).then(|| Span {
+        line: first_line + n as u32,
+        column: last.trim_end().chars().count() as u32 + 1,
+    })
 }
 
 /// Feeds the first document's events to the builder, iteratively: yaml-rust2's own `load`

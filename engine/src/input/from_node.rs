@@ -76,11 +76,18 @@ impl FromNode for bool {
 
 /// The integer of a node, in range for the type described by `what`.
 fn int_in<T: TryFrom<i64>>(node: &Node, what: &str) -> Result<T, DeError> {
-    let i = match node.resolve() {
-        Some(Resolved::Int(i)) => i,
-        _ => return Err(mismatch(node, what)),
-    };
+    let i = int_of(node, what)?;
     T::try_from(i).map_err(|_| out_of_range(node, i, what))
+}
+
+fn int_of(node: &Node, what: &str) -> Result<i64, DeError> {
+    match node.resolve() {
+        Some(Resolved::Int(i)) => Ok(i),
+        // sigs.k8s.io/yaml writes a whole float (`2.0`, `1e3`) as a JSON integer, which Go
+        // then reads into an integer field.
+        Some(Resolved::Float(f)) if f.fract() == 0.0 && f.abs() < 9.2e18 => Ok(f as i64),
+        _ => Err(mismatch(node, what)),
+    }
 }
 
 #[cold]

@@ -11,6 +11,7 @@
 //	float s              strconv.ParseFloat(s, 64) (Karpenter's pod deletion cost)
 //	yaml  s              the plain scalar s as the value of a mapping key, read by
 //	                     sigs.k8s.io/yaml (go-yaml v2 typing, then JSON)
+//	ydoc  s              a whole YAML document, converted to JSON by sigs.k8s.io/yaml
 //
 // Answers: "ok:<value>" or "err:<message>", in the formats documented per kind below.
 package main
@@ -131,6 +132,12 @@ func answer(req []string) string {
 			return "ok:" + typed + "|err:" + err.Error()
 		}
 		return "ok:" + typed + "|" + string(j)
+	case "ydoc":
+		j, err := yaml.YAMLToJSON([]byte(req[1]))
+		if err != nil {
+			return "err:" + err.Error()
+		}
+		return "ok:" + string(j)
 	}
 	return "err:unknown kind " + req[0]
 }
