@@ -386,7 +386,7 @@ fn expectation(
     let time = |field: &str, text: &Option<String>| -> Result<Option<DateTime<Utc>>, Diagnostic> {
         match text {
             None => Ok(None),
-            Some(t) => DateTime::parse_from_rfc3339(t)
+            Some(t) => crate::input::rfc3339::parse(t)
                 .map(|t| Some(t.to_utc()))
                 .map_err(|err| doc.error(&path.key(field), format!("not an RFC 3339 time: {err}"))),
         }

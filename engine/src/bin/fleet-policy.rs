@@ -261,7 +261,7 @@ fn prepare(
                 chrono::Utc::now()
             }
         },
-        Some(a) => chrono::DateTime::parse_from_rfc3339(a)
+        Some(a) => fleet_policy::input::rfc3339::parse(a)
             .map_err(|e| format!("--at {a}: not an RFC 3339 time or \"snapshot\": {e}"))?
             .to_utc(),
         None => chrono::Utc::now(),

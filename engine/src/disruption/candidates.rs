@@ -263,9 +263,9 @@ pub struct StateNode {
     pub pdb_blocker: Option<Blocked>,
 }
 
-/// Parses an RFC 3339 time (invalid or absent: `None`).
+/// Parses an RFC 3339 time as Go's `time.Parse` does (invalid or absent: `None`).
 pub fn time(s: Option<&str>) -> Option<DateTime<Utc>> {
-    s.and_then(|t| DateTime::parse_from_rfc3339(t).ok())
+    s.and_then(|t| crate::input::rfc3339::parse(t).ok())
         .map(|d| d.with_timezone(&Utc))
 }
 

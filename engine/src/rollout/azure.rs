@@ -927,8 +927,7 @@ fn member_windows(
             continue;
         }
         any = true;
-        let parse = |s: &str, f: &str, ctx: &mut Ctx| match chrono::DateTime::parse_from_rfc3339(s)
-        {
+        let parse = |s: &str, f: &str, ctx: &mut Ctx| match crate::input::rfc3339::parse(s) {
             Ok(t) => Some(t.timestamp()),
             Err(_) => {
                 ctx.layered(
