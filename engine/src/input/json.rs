@@ -306,20 +306,21 @@ impl Reader<'_> {
                         b'u' => {
                             let hi = hex4(b.get(i..i + 4)?)?;
                             i += 4;
-                            let ch = if (0xD800..0xDC00).contains(&hi) {
-                                if b.get(i..i + 2)? != b"\\u" {
-                                    return None;
+                            let lo = match b.get(i..i + 6) {
+                                Some([b'\\', b'u', h @ ..]) if (0xD800..0xDC00).contains(&hi) => {
+                                    hex4(h).filter(|lo| (0xDC00..0xE000).contains(lo))
                                 }
-                                let lo = hex4(b.get(i + 2..i + 6)?)?;
-                                if !(0xDC00..0xE000).contains(&lo) {
-                                    return None;
-                                }
-                                i += 6;
-                                char::from_u32(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00))?
-                            } else {
-                                char::from_u32(hi)?
+                                _ => None,
                             };
-                            ch
+                            match lo {
+                                Some(lo) => {
+                                    i += 6;
+                                    char::from_u32(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00))?
+                                }
+                                // A surrogate outside a pair is U+FFFD, as Go's JSON decoder
+                                // (kubectl's for `-o json`) reads it.
+                                None => char::from_u32(hi).unwrap_or('\u{FFFD}'),
+                            }
                         }
                         _ => return None,
                     };
@@ -434,7 +435,10 @@ impl Reader<'_> {
 const SPACES: u64 = u64::from_le_bytes(*b"        ");
 
 fn hex4(b: &[u8]) -> Option<u32> {
-    let s = std::str::from_utf8(b).ok()?;
+    // Four hex digits exactly (`from_str_radix` alone would take a sign).
+    let s = std::str::from_utf8(b)
+        .ok()
+        .filter(|_| b.iter().all(u8::is_ascii_hexdigit))?;
     u32::from_str_radix(s, 16).ok()
 }
 
@@ -469,6 +473,21 @@ mod tests {
         // which reads `-o json`, accepts both).
         let slash = parse("[\"a\\/b\", \"\\ud83d\\ude00\"]", 1).map(|(n, _)| n.to_json());
         assert_eq!(slash, Some(serde_json::json!(["a/b", "\u{1F600}"])));
+        // A surrogate outside a pair: U+FFFD, the rest of the string kept (Go's decoder).
+        let lone = parse(
+            "[\"\\ud800\", \"\\udc00x\", \"\\ud800\\u0041\", \"\\ud800\\ud800\\udc00\"]",
+            1,
+        )
+        .map(|(n, _)| n.to_json());
+        assert_eq!(
+            lone,
+            Some(serde_json::json!([
+                "\u{FFFD}",
+                "\u{FFFD}x",
+                "\u{FFFD}A",
+                "\u{FFFD}\u{10000}"
+            ]))
+        );
         for not_json in [
             "{a: 1}",
             "[1, 2,]",
@@ -476,6 +495,7 @@ mod tests {
             "[1] x",
             "{\"a\": 01}",
             "[\"\\x\"]",
+            "[\"\\u+041\"]",
         ] {
             assert_eq!(parse(not_json, 1), None, "{not_json}");
         }
