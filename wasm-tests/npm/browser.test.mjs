@@ -154,7 +154,7 @@ test('docs-demo.html renders each embedded example from one shared engine, offli
   await ta.fill('apiVersion: [\n');
   const err = page.locator('#ex-or .diagnostics li.error');
   await err.waitFor();
-  assert.match(await err.textContent(), /^error 2:1 — invalid YAML/);
+  assert.match(await err.textContent(), /^error 1:14 — invalid YAML/);
 
   const wasm = requests.filter((u) => u.endsWith('.wasm'));
   assert.equal(wasm.length, 1, `one wasm download for every example: ${wasm}`);
