@@ -1,15 +1,12 @@
 //! `metadata` as every manifest has it. Fields the engine does not use (uid, managedFields…)
 //! are accepted and ignored, as `kubectl get -o yaml` output is full of them.
 
-use crate::model::Opaque;
 use crate::sorted_map::SortedMap;
 use fleet_policy_derive::FromNode;
 
-/// The parts of `metadata` the engine reads. Its other fields are accepted and ignored; any
-/// other key is an unknown field, as the API server's strict field validation (kubectl's
-/// default) refuses it: a misspelt `lables` would otherwise lose the labels without a word.
+/// The parts of `metadata` the engine reads.
 #[derive(Debug, Clone, Default, PartialEq, FromNode)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
 pub struct ObjectMeta {
     /// `metadata.name`.
     #[serde(default)]
@@ -32,23 +29,6 @@ pub struct ObjectMeta {
     /// `metadata.ownerReferences` (a pod's controller: DaemonSet, ReplicaSet, Node…).
     #[serde(default)]
     pub owner_references: Vec<OwnerReference>,
-    /// The rest of `ObjectMeta` (Kubernetes 1.25 and later), not read.
-    #[serde(default)]
-    pub generate_name: Option<Opaque>,
-    #[serde(default)]
-    pub self_link: Option<Opaque>,
-    #[serde(default)]
-    pub uid: Option<Opaque>,
-    #[serde(default)]
-    pub resource_version: Option<Opaque>,
-    #[serde(default)]
-    pub generation: Option<Opaque>,
-    #[serde(default)]
-    pub deletion_grace_period_seconds: Option<Opaque>,
-    #[serde(default)]
-    pub finalizers: Option<Opaque>,
-    #[serde(default)]
-    pub managed_fields: Option<Opaque>,
 }
 
 /// One owner reference.

@@ -17,16 +17,10 @@ use crate::sorted_map::SortedMap;
 use chrono::{DateTime, Utc};
 use std::borrow::Cow;
 
-/// `MemberCluster` (`cluster.kubernetes-fleet.io/v1`, `v1beta1`); another top-level key is an
-/// unknown field (the API server refuses it).
+/// `MemberCluster` (`cluster.kubernetes-fleet.io/v1`, `v1beta1`).
 #[derive(Debug, Clone, Default, PartialEq, fleet_policy_derive::FromNode)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "camelCase")]
 pub struct MemberCluster {
-    /// `apiVersion` and `kind` (the document's, read when it was found).
-    #[serde(default)]
-    pub api_version: Option<crate::model::Opaque>,
-    #[serde(default)]
-    pub kind: Option<crate::model::Opaque>,
     /// Metadata; `labels` are what label selectors see, `deletionTimestamp` means "left".
     #[serde(default)]
     pub metadata: ObjectMeta,
