@@ -778,6 +778,56 @@ fn tabbed_document(r: &mut Rng) -> String {
     doc
 }
 
+/// A small document of mappings with merge keys (`<<`): explicit keys before and after them,
+/// a merged mapping, a list of them, an alias to an anchored one, a quoted `"<<"` (an ordinary
+/// key), nested merges, and values a merge refuses (a scalar, a list with a scalar).
+fn merge_document(r: &mut Rng) -> String {
+    fn entries(r: &mut Rng, depth: usize, anchors: &mut Vec<String>) -> String {
+        let n = 1 + r.below(4);
+        let mut parts = Vec::new();
+        for _ in 0..n {
+            let part = match r.below(10) {
+                0..=4 => format!("{}: {}", r.pick(&["a", "b", "c"]), r.below(4)),
+                5 if depth < 2 => format!("<<: {{{}}}", entries(r, depth + 1, anchors)),
+                6 if depth < 2 => {
+                    let maps: Vec<String> = (0..1 + r.below(3))
+                        .map(|_| format!("{{{}}}", entries(r, depth + 1, anchors)))
+                        .collect();
+                    format!("<<: [{}]", maps.join(", "))
+                }
+                7 if !anchors.is_empty() => {
+                    let name = anchors[r.below(anchors.len())].clone();
+                    if r.chance(30) {
+                        format!("<<: [*{name}, {{c: 9}}]")
+                    } else {
+                        format!("<<: *{name}")
+                    }
+                }
+                8 => format!("\"<<\": {}", r.below(4)),
+                _ => match r.below(3) {
+                    0 => "<<: 5".to_string(),
+                    1 => "<<: [{a: 1}, 2]".to_string(),
+                    _ => format!("{}: {{b: 1}}", r.pick(&["a", "c"])),
+                },
+            };
+            parts.push(part);
+        }
+        parts.join(", ")
+    }
+    let mut anchors = Vec::new();
+    let mut doc = String::new();
+    for i in 0..1 + r.below(3) {
+        let body = entries(r, 0, &mut anchors);
+        doc.push_str(&format!("m{i}: &x{i} {{{body}}}\n"));
+        anchors.push(format!("x{i}"));
+    }
+    if r.chance(50) {
+        // Block style too: the line reader leaves a block merge key to yaml-rust2.
+        doc.push_str("blk:\n  a: 1\n  <<: *x0\n  b: 2\n");
+    }
+    doc
+}
+
 /// Compares sigs.k8s.io/yaml's JSON of a whole document with the engine's reading of it as
 /// a manifest's text, or that both refuse it.
 fn document_agrees(doc: &str, go: &str) -> Result<(), Diff> {
@@ -1037,7 +1087,11 @@ fn generate(r: &mut Rng) -> Case {
         },
         92..=95 => Case {
             kind: "ydoc",
-            args: vec![tabbed_document(r)],
+            args: vec![if r.chance(50) {
+                tabbed_document(r)
+            } else {
+                merge_document(r)
+            }],
         },
         _ => Case {
             kind: "yaml",

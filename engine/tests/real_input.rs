@@ -1045,3 +1045,67 @@ spec:
     );
     assert_eq!((r.errors[0].line, r.errors[0].column), (3, 19));
 }
+
+/// Merge keys (`<<`) are read as go-yaml v2 reads them for kubectl: a mapping's keys set in
+/// order, an explicit key after the merge overriding it, and in a list of mappings the
+/// earlier one winning; a merge of anything else fails its document with go-yaml's message.
+#[test]
+fn merge_keys_are_read_as_kubectl_reads_them() {
+    // Anchors are a document's own: each cluster anchors its annotations.
+    let mc = |name: &str, labels: &str| {
+        format!(
+            "apiVersion: cluster.kubernetes-fleet.io/v1\nkind: MemberCluster\nmetadata:\n  name: {name}\n  annotations: &prod {{env: prod, region: west}}\n  labels: {labels}\n---\n"
+        )
+    };
+    let crp = |name: &str, key: &str, value: &str| {
+        format!(
+            "apiVersion: placement.kubernetes-fleet.io/v1\nkind: ClusterResourcePlacement\nmetadata: {{name: {name}}}\nspec:\n  policy:\n    placementType: PickAll\n    affinity: {{clusterAffinity: {{requiredDuringSchedulingIgnoredDuringExecution: {{clusterSelectorTerms: [{{labelSelector: {{matchLabels: {{{key}: {value}}}}}}}]}}}}}}\n---\n"
+        )
+    };
+    let text = [
+        mc("c1", "*prod"),
+        mc("c2", "\n    <<: *prod\n    region: north"),
+        mc("c3", "{<<: [{env: dev}, *prod]}"),
+        mc("c4", "{<<: 5}"),
+        crp("prod", "env", "prod"),
+        crp("north", "region", "north"),
+        crp("west", "region", "west"),
+    ]
+    .concat();
+    let r = fleet_policy::place(
+        &[Source::new("m.yaml", text.as_str())],
+        &PlaceOptions::at(at("2026-03-04T12:00:00Z")),
+    );
+    let picked: Vec<(&str, Vec<&str>)> = r
+        .placements
+        .iter()
+        .map(|p| {
+            (
+                p.name.as_str(),
+                p.picked.iter().map(|c| &*c.cluster).collect(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        picked,
+        [
+            ("prod", vec!["c1", "c2"]),
+            ("north", vec!["c2"]),
+            ("west", vec!["c1", "c3"])
+        ]
+    );
+    let e: Vec<_> = r
+        .errors
+        .iter()
+        .map(|e| (e.document, e.line, e.column, e.message.as_str()))
+        .collect();
+    assert_eq!(
+        e,
+        [(
+            4,
+            29,
+            16,
+            "invalid YAML: map merge requires map or sequence of maps as the value"
+        )]
+    );
+}

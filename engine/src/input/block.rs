@@ -218,7 +218,8 @@ impl<'a> Reader<'a> {
             let key_len = key_end(rest)?;
             // Whitespace before the colon is not part of the key (tabs included, as in YAML).
             let key_text = rest[..key_len].trim_end_matches([' ', '\t']);
-            if !plain_start(key_text) || key_text.len() > 1024 {
+            // A merge key (`<<`) is yaml-rust2's: its builder merges the mappings.
+            if !plain_start(key_text) || key_text.len() > 1024 || key_text == "<<" {
                 return None;
             }
             let key = plain_node(key_text, self.span(self.off));

@@ -992,6 +992,51 @@ fn child<'n>(node: &'n mut Node, seg: &PathSeg) -> Option<&'n mut Node> {
     }
 }
 
+/// go-yaml v2's message for a merge key whose value is not a mapping or a list of them.
+const MERGE_ERROR: &str = "map merge requires map or sequence of maps as the value";
+
+/// A merge key: `<<` written plain (quoted, it is an ordinary key).
+fn is_merge_key(key: &Node) -> bool {
+    key.is_plain() && key.as_scalar() == Some("<<")
+}
+
+/// The entries of a mapping with its merge keys applied as go-yaml v2 applies them into an
+/// untyped value (what sigs.k8s.io/yaml reads): in order, each entry sets its key, a `<<: map`
+/// sets each of that map's keys, and `<<: [maps]` sets the last map's keys first so that the
+/// earlier ones win. A key set again takes the new value where it first was. `Err` is where a
+/// merge value is not a mapping or a list of them.
+#[cold]
+fn merge_keys(entries: Vec<(Node, Node)>) -> Result<Vec<(Node, Node)>, Span> {
+    let mut out: Vec<(Node, Node)> = Vec::with_capacity(entries.len());
+    let mut set = |key: Node, value: Node| {
+        let same = |k: &Node| k.as_scalar().is_some() && k.as_scalar() == key.as_scalar();
+        match out.iter_mut().find(|(k, _)| same(k)) {
+            Some(entry) => entry.1 = value,
+            None => out.push((key, value)),
+        }
+    };
+    for (key, value) in entries {
+        if !is_merge_key(&key) {
+            set(key, value);
+            continue;
+        }
+        let maps = match value.value {
+            Value::Seq(items) => Vec::from(items),
+            _ => vec![value],
+        };
+        for map in maps.into_iter().rev() {
+            let at = map.span();
+            let Value::Map(m) = map.value else {
+                return Err(at);
+            };
+            for (k, v) in Vec::from(m) {
+                set(k, v);
+            }
+        }
+    }
+    Ok(out)
+}
+
 pub(crate) struct Chunk<'a> {
     pub(crate) text: &'a str,
     /// 1-based line of the chunk's first line in the source.
@@ -1397,7 +1442,8 @@ impl Builder<'_> {
             Some(Frame::Map(_, _, start, pending, _, keys)) => match pending.take() {
                 None => *pending = Some(node),
                 Some(key) => {
-                    if let Some(k) = key.as_scalar() {
+                    // Merge keys may repeat: each merges its mappings (go-yaml v2).
+                    if let Some(k) = key.as_scalar().filter(|_| !is_merge_key(&key)) {
                         let open = self.entries.get(*start..).unwrap_or_default();
                         if keys.check(open, k) {
                             self.duplicates.push((key.span(), k.to_string()));
@@ -1485,12 +1531,21 @@ impl MarkedEventReceiver for Builder<'_> {
                         (Node::new(Value::Seq(items), span), anchor, first)
                     }
                     Some(Frame::Map(span, anchor, start, _, first, _)) => {
-                        let entries: Box<[(Node, Node)]> = self
+                        let mut entries: Vec<(Node, Node)> = self
                             .entries
                             .drain(start.min(self.entries.len())..)
                             .collect();
                         let span = entries.first().map_or(span, |(k, _)| k.span().min(span));
-                        (Node::new(Value::Map(entries), span), anchor, first)
+                        if entries.iter().any(|(k, _)| is_merge_key(k)) {
+                            match merge_keys(entries) {
+                                Ok(merged) => entries = merged,
+                                Err(at) => {
+                                    self.error = Some((at, MERGE_ERROR.to_string()));
+                                    return;
+                                }
+                            }
+                        }
+                        (Node::new(Value::Map(entries.into()), span), anchor, first)
                     }
                     None => return,
                 };
