@@ -128,9 +128,13 @@ pub fn app() -> Html {
                     timers.pace.evaluated(now_ms() - started);
                 };
                 match delay {
+                    // In a microtask after Yew's scheduler run, still in the keystroke's task:
+                    // inside the run, an evaluation that takes the run past 16 ms makes Yew
+                    // yield to the browser (setTimeout) before the result renders, and the
+                    // result then shows a frame later. A fresh run renders it at once.
                     None => {
                         timers.borrow_mut().evaluate = None;
-                        run();
+                        yew::platform::spawn_local(async move { run() });
                     }
                     Some(ms) => timers.borrow_mut().evaluate = Some(Timeout::new(ms, run)),
                 }
