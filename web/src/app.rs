@@ -1,16 +1,15 @@
 //! The playground's root: it holds the state ([`Model`]) and the latest results, passes them
 //! down as props and takes the user's actions back as callbacks.
 //!
-//! Flow: an action updates the model → an effect schedules an evaluation (adaptive pause
-//! after a keystroke: the delay follows how long the last evaluation took, so small inputs
-//! update at once and large ones never queue up behind the keyboard) → [`Runner::run`] → the
-//! parts re-render what changed; the editors get their markers; the state is saved locally.
+//! Flow: an action updates the model → [`use_evaluations`] schedules an evaluation →
+//! [`Runner::run`] → the parts re-render what changed; the editors get their markers.
 
 use crate::boot::{boot, boot_restarted, example_state, from_link, restarted, system_theme};
 use crate::editor::markers;
 use crate::evaluation::{FLEET, POLICY};
 use crate::gallery::Example;
-use crate::model::{Action, Model, Pace, Unchanged, Which};
+use crate::model::{Action, Model, Unchanged, Which};
+use crate::pacing::use_evaluations;
 use crate::runner::{Runner, Shown};
 use crate::share;
 use crate::state::{State, Theme};
@@ -22,36 +21,9 @@ use crate::ui::topbar::TopBar;
 use crate::views::Shared;
 use fleet_policy::EvaluateReport;
 use gloo_events::EventListener;
-use gloo_timers::callback::Timeout;
 use std::rc::Rc;
 use web_sys::KeyboardEvent;
 use yew::prelude::*;
-
-/// Local persistence waits for this pause in typing (writing a large state to localStorage
-/// on every keystroke would cost the typist).
-const SAVE_AFTER_MS: u32 = 400;
-
-/// The pending evaluation and save, and the pace of typing they follow.
-#[derive(Default)]
-struct Timers {
-    evaluate: Option<Timeout>,
-    save: Option<Timeout>,
-    pace: Pace,
-}
-
-fn perf() -> Option<web_sys::Performance> {
-    web_sys::window()?.performance()
-}
-
-fn mark(name: &str) {
-    if let Some(p) = perf() {
-        let _ = p.mark(name);
-    }
-}
-
-fn now_ms() -> f64 {
-    perf().map(|p| p.now()).unwrap_or_else(js_sys::Date::now)
-}
 
 /// A notice and whether the session a link replaced can be brought back.
 type Notice = Option<(String, bool)>;
@@ -98,55 +70,7 @@ pub fn app() -> Html {
     // The newest model, for listeners registered once.
     let latest = use_mut_ref(|| model.clone());
     *latest.borrow_mut() = model.clone();
-    let timers = use_mut_ref(Timers::default);
-
-    // Evaluate each revision: in this task, in the next, or after a keystroke once the
-    // adaptive pause passed (a newer keystroke replaces the pending timeout, cancelling it).
-    {
-        let (model, shown, runner, timers) =
-            (model.clone(), shown.clone(), runner.clone(), timers.clone());
-        use_effect_with(model.rev, move |rev| {
-            let rev = *rev;
-            if shown.rev != rev {
-                let delay = timers.borrow_mut().pace.delay(model.typing, now_ms());
-                let t = timers.clone();
-                let run = move || {
-                    let started = now_ms();
-                    mark("fleet:evaluate-start");
-                    let next = runner.borrow_mut().run(&model.state, rev);
-                    mark("fleet:evaluate-end");
-                    shown.set(next);
-                    let state = model.state.clone();
-                    let mut timers = t.borrow_mut();
-                    if model.typing {
-                        timers.save =
-                            Some(Timeout::new(SAVE_AFTER_MS, move || share::save(&state)));
-                    } else {
-                        timers.save = None;
-                        share::save(&state);
-                    }
-                    timers.pace.evaluated(now_ms() - started);
-                };
-                match delay {
-                    // In a microtask after Yew's scheduler run, still in the keystroke's task:
-                    // inside the run, an evaluation that takes the run past 16 ms makes Yew
-                    // yield to the browser (setTimeout) before the result renders, and the
-                    // result then shows a frame later. A fresh run renders it at once.
-                    None => {
-                        timers.borrow_mut().evaluate = None;
-                        yew::platform::spawn_local(async move { run() });
-                    }
-                    Some(ms) => timers.borrow_mut().evaluate = Some(Timeout::new(ms, run)),
-                }
-            }
-        });
-    }
-    use_effect_with(shown.seq, |seq| {
-        if *seq == 1 {
-            mark("fleet:first-result");
-        }
-        mark("fleet:result");
-    });
+    use_evaluations(&model, &shown, &runner);
     use_effect_with(*theme, |t| {
         if let Some(el) = web_sys::window()
             .and_then(|w| w.document())

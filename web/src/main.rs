@@ -24,6 +24,8 @@ mod locate;
 #[cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
 mod model;
 #[cfg(target_arch = "wasm32")]
+mod pacing;
+#[cfg(target_arch = "wasm32")]
 mod runner;
 // Share links and the state are plain Rust, so their unit tests also run natively.
 #[cfg(any(target_arch = "wasm32", test))]
