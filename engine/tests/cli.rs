@@ -387,7 +387,7 @@ fn hostile_names_stay_on_their_line_in_diagnostics_and_placement_tables() {
         lines,
         [
             "note: 1 MemberCluster(s) have no status (written by hand): treated as joined and healthy".to_string(),
-            format!("error: -:4:8: document 1 (MemberCluster {SHOWN}), spec.unknownField: unknown field `unknownField`, expected one of `identity`, `heartbeatPeriodSeconds`, `taints`"),
+            format!("error: -:4:8: document 1 (MemberCluster {SHOWN}), spec.unknownField: unknown field `unknownField`, expected one of `heartbeatPeriodSeconds`, `taints`, `identity`"),
             format!("error: -:11:53: document 2 (ClusterResourcePlacement {SHOWN}), spec.policy.clusterNames[0]: cluster name \"x\\nerror: forged\\n::error file=a.yaml::forged\\u{{1b}}[31m\\u{{1b}}]0;title\\u{{7}}\" is not a valid DNS-1123 subdomain of at most 63 characters"),
         ]
     );

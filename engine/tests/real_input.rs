@@ -339,17 +339,18 @@ spec:
     );
 }
 
-/// A misspelt field at the top of a placement or in its `spec` is an unknown field, as the API
-/// server's strict field validation (kubectl's default) refuses it, instead of being lost
-/// without a word: a misspelt policy scheduled as PickAll, accepted. A NodePool's misspelt
-/// disruption (which left the default budget in place) is a warning, as its other unknown
-/// fields are. The object is still evaluated without the field.
+/// A misspelt field at the top of a manifest, in its `metadata` or in a placement's `spec` is
+/// an unknown field, as the API server's strict field validation (kubectl's default) refuses
+/// it, instead of being lost without a word: a cluster's misspelt labels, a placement's
+/// misspelt policy (which scheduled as PickAll, accepted). A NodePool's misspelt disruption
+/// (which left the default budget in place) is a warning, as its other unknown fields are.
+/// The object is still evaluated without the field.
 #[test]
-fn a_misspelt_field_of_a_placement_or_a_nodepool_is_reported() {
+fn a_misspelt_field_anywhere_in_a_manifest_is_reported() {
     let text = "\
 apiVersion: cluster.kubernetes-fleet.io/v1
 kind: MemberCluster
-metadata: {name: a}
+metadata: {name: a, lables: {env: prod}}
 ---
 apiVersion: cluster.kubernetes-fleet.io/v1
 kind: MemberCluster
@@ -378,11 +379,23 @@ sepc: {policy: {placementType: PickAll}}
         .iter()
         .map(|e| (e.document, e.path.as_str(), e.line, e.column))
         .collect();
-    assert_eq!(found, [(3, "spec.polcy", 13, 3), (4, "sepc", 21, 1)]);
+    assert_eq!(
+        found,
+        [
+            (1, "metadata.lables", 3, 21),
+            (3, "spec.polcy", 13, 3),
+            (4, "sepc", 21, 1)
+        ]
+    );
     assert!(
-        r.errors[0].message.ends_with("did you mean `policy`?"),
+        r.errors[0].message.ends_with("did you mean `labels`?"),
         "{}",
         r.errors[0].message
+    );
+    assert!(
+        r.errors[1].message.ends_with("did you mean `policy`?"),
+        "{}",
+        r.errors[1].message
     );
     // Still evaluated without the field, and the placements marked rejected.
     let p: Vec<_> = r
@@ -1106,6 +1119,43 @@ fn merge_keys_are_read_as_kubectl_reads_them() {
             29,
             16,
             "invalid YAML: map merge requires map or sequence of maps as the value"
+        )]
+    );
+}
+
+/// Fields accepted and not read (`uid`, `managedFields`, a placement's `strategy`…) must
+/// still be JSON values, as for the API server: a collection as a mapping key is an error at
+/// its path.
+#[test]
+fn fields_not_read_are_still_checked_as_json_values() {
+    let text = "\
+apiVersion: cluster.kubernetes-fleet.io/v1
+kind: MemberCluster
+metadata:
+  name: a
+  uid: 6f1c
+  managedFields:
+  - manager: kubectl
+    fieldsV1:
+      ? [x]
+      : y
+";
+    let r = fleet_policy::place(
+        &[Source::new("t.yaml", text)],
+        &PlaceOptions::at(at("2026-03-04T12:00:00Z")),
+    );
+    let found: Vec<_> = r
+        .errors
+        .iter()
+        .map(|e| (e.path.as_str(), e.line, e.column, e.message.as_str()))
+        .collect();
+    assert_eq!(
+        found,
+        [(
+            "metadata.managedFields[0].fieldsV1[\"\"]",
+            9,
+            9,
+            "expected a string key, found a list"
         )]
     );
 }

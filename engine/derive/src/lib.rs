@@ -4,6 +4,8 @@
 //! decoder by adding `FromNode` to its derive list, with the same field names and rules:
 //! container `rename_all` and `deny_unknown_fields`; field `rename`, `alias`, `default` and
 //! `default = "path"`; unit-variant enums (from a string) with variant `rename`/`alias`.
+//! `#[from_node(ignore = "a b")]` on a struct accepts keys `a` and `b` as any value and keeps
+//! nothing of them: an object's fields the engine never reads, under `deny_unknown_fields`.
 //! Serialisation-only attributes are ignored; anything else that changes decoding is a
 //! compile error, so the two decoders cannot silently disagree.
 //!
@@ -17,7 +19,7 @@ use quote::quote;
 use syn::{parse_macro_input, spanned::Spanned, Data, DeriveInput, Fields, LitStr};
 
 /// Derives `FromNode` from the type's `#[serde(...)]` attributes.
-#[proc_macro_derive(FromNode, attributes(serde))]
+#[proc_macro_derive(FromNode, attributes(serde, from_node))]
 pub fn derive_from_node(input: TokenStream) -> TokenStream {
     let input = parse_macro_input!(input as DeriveInput);
     match expand(&input) {
@@ -31,6 +33,8 @@ pub fn derive_from_node(input: TokenStream) -> TokenStream {
 struct Container {
     rename_all: Option<(String, Span)>,
     deny_unknown_fields: bool,
+    /// Keys accepted as any value and not kept (`#[from_node(ignore = "...")]`).
+    ignored: Vec<String>,
 }
 
 /// Field or variant attributes that matter for decoding.
@@ -85,6 +89,17 @@ fn container_attrs(attrs: &[syn::Attribute]) -> syn::Result<Container> {
         }
         Ok(())
     })?;
+    for attr in attrs.iter().filter(|a| a.path().is_ident("from_node")) {
+        attr.parse_nested_meta(|meta| {
+            if !meta.path.is_ident("ignore") {
+                return Err(meta.error("expected `ignore = \"key key …\"`"));
+            }
+            let lit: LitStr = meta.value()?.parse()?;
+            c.ignored
+                .extend(lit.value().split_whitespace().map(String::from));
+            Ok(())
+        })?;
+    }
     Ok(c)
 }
 
@@ -209,6 +224,10 @@ fn expand(input: &DeriveInput) -> syn::Result<TokenStream2> {
     }
 }
 
+/// The field index of the keys `#[from_node(ignore)]` names (no field has it: the fields'
+/// indices must be below it).
+const IGNORED: u8 = u8::MAX;
+
 fn expand_struct(input: &DeriveInput, c: &Container, fields: &Fields) -> syn::Result<TokenStream2> {
     let Fields::Named(named) = fields else {
         return Err(syn::Error::new(
@@ -245,8 +264,12 @@ fn expand_struct(input: &DeriveInput, c: &Container, fields: &Fields) -> syn::Re
         );
         let idx = i;
         for _ in &names {
-            slot_of
-                .push(u8::try_from(i).map_err(|_| syn::Error::new(f.span(), "too many fields"))?);
+            slot_of.push(
+                u8::try_from(i)
+                    .ok()
+                    .filter(|&i| i < IGNORED)
+                    .ok_or_else(|| syn::Error::new(f.span(), "too many fields"))?,
+            );
         }
         arms.push(quote! { #idx => __fnode::set(&mut #slot, node, #primary, __k, __v), });
         let init = match &m.default {
@@ -264,6 +287,12 @@ fn expand_struct(input: &DeriveInput, c: &Container, fields: &Fields) -> syn::Re
             },
         };
         inits.push(quote! { #ident: #init, });
+    }
+    if !c.ignored.is_empty() {
+        all_names.extend(c.ignored.iter().cloned());
+        slot_of.extend(c.ignored.iter().map(|_| IGNORED));
+        let idx = usize::from(IGNORED);
+        arms.push(quote! { #idx => __fnode::ignored(__k, __v), });
     }
     let name = &input.ident;
     let generics = add_bounds(&input.generics);

@@ -317,6 +317,12 @@ pub fn set<T: FromNode>(
     }
 }
 
+/// A key `#[from_node(ignore)]` names: any value (as [`crate::model::Opaque`] accepts),
+/// nothing kept.
+pub fn ignored(k: &Node, v: &Node) -> Result<(), DeError> {
+    any_value(v).map_err(|e| in_entry(e, k, v))
+}
+
 /// The entries of a struct's mapping: each key is looked up in `fields` (every accepted name,
 /// aliases included) and `f` gets the index of the field it names (`slot_of`, parallel to
 /// `fields`); a key no field has is [`other_field`]'s. The loop and the name lookup of every

@@ -4,9 +4,15 @@
 use crate::sorted_map::SortedMap;
 use fleet_policy_derive::FromNode;
 
-/// The parts of `metadata` the engine reads.
+/// The parts of `metadata` the engine reads. Its other fields are accepted and ignored; any
+/// other key is an unknown field, as the API server's strict field validation (kubectl's
+/// default) refuses it: a misspelt `lables` would otherwise lose the labels without a word.
 #[derive(Debug, Clone, Default, PartialEq, FromNode)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+// The rest of `ObjectMeta` (Kubernetes 1.25 and later), not read.
+#[from_node(
+    ignore = "generateName selfLink uid resourceVersion generation deletionGracePeriodSeconds finalizers managedFields"
+)]
 pub struct ObjectMeta {
     /// `metadata.name`.
     #[serde(default)]

@@ -17,9 +17,12 @@ use crate::sorted_map::SortedMap;
 use chrono::{DateTime, Utc};
 use std::borrow::Cow;
 
-/// `MemberCluster` (`cluster.kubernetes-fleet.io/v1`, `v1beta1`).
+/// `MemberCluster` (`cluster.kubernetes-fleet.io/v1`, `v1beta1`); another top-level key is an
+/// unknown field (the API server refuses it).
 #[derive(Debug, Clone, Default, PartialEq, fleet_policy_derive::FromNode)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+// `apiVersion` and `kind`: the document's, read when it was found.
+#[from_node(ignore = "apiVersion kind")]
 pub struct MemberCluster {
     /// Metadata; `labels` are what label selectors see, `deletionTimestamp` means "left".
     #[serde(default)]
@@ -35,10 +38,9 @@ pub struct MemberCluster {
 /// `MemberCluster.spec`.
 #[derive(Debug, Clone, Default, PartialEq, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+// `identity`: a subject, not read by the scheduler.
+#[from_node(ignore = "identity")]
 pub struct MemberClusterSpec {
-    /// `identity` (a subject; not read by the scheduler).
-    #[serde(default)]
-    pub identity: Option<crate::model::Opaque>,
     /// `heartbeatPeriodSeconds` (not read by the scheduler).
     #[serde(default)]
     pub heartbeat_period_seconds: Option<i32>,
@@ -176,12 +178,9 @@ pub struct Condition {
 /// namespaced `ResourcePlacement` (same spec).
 #[derive(Debug, Clone, Default, PartialEq, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+// `apiVersion` and `kind`: the document's, read when it was found.
+#[from_node(ignore = "apiVersion kind")]
 pub struct ClusterResourcePlacement {
-    /// `apiVersion` and `kind` (the document's, read when it was found).
-    #[serde(default)]
-    pub api_version: Option<crate::model::Opaque>,
-    #[serde(default)]
-    pub kind: Option<crate::model::Opaque>,
     /// Metadata.
     #[serde(default)]
     pub metadata: ObjectMeta,
@@ -201,19 +200,12 @@ pub type ResourcePlacement = ClusterResourcePlacement;
 /// would otherwise schedule as PickAll without a word).
 #[derive(Debug, Clone, Default, PartialEq, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+// Read by the rollout engine, or not modelled.
+#[from_node(ignore = "resourceSelectors strategy revisionHistoryLimit statusReportingScope")]
 pub struct PlacementSpec {
     /// `spec.policy`; absent means PickAll with no affinity.
     #[serde(default)]
     pub policy: Option<PlacementPolicy>,
-    /// Read by the rollout engine, or not modelled.
-    #[serde(default)]
-    pub resource_selectors: Option<crate::model::Opaque>,
-    #[serde(default)]
-    pub strategy: Option<crate::model::Opaque>,
-    #[serde(default)]
-    pub revision_history_limit: Option<crate::model::Opaque>,
-    #[serde(default)]
-    pub status_reporting_scope: Option<crate::model::Opaque>,
 }
 
 /// `spec.policy`.

@@ -403,6 +403,8 @@ pub struct ConcreteWindow {
 /// `fleets/autoUpgradeProfiles` properties.
 #[derive(Debug, Clone, Default, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+// Not read.
+#[from_node(ignore = "autoUpgradeProfileStatus")]
 pub struct AutoUpgradeProfileProperties {
     /// `Stable`, `Rapid` or `NodeImage`.
     pub channel: String,
@@ -418,9 +420,6 @@ pub struct AutoUpgradeProfileProperties {
     /// Ignored.
     #[serde(default)]
     pub provisioning_state: Option<String>,
-    /// Ignored.
-    #[serde(default)]
-    pub auto_upgrade_profile_status: Option<crate::model::Opaque>,
     /// Pinned target version (ignored).
     #[serde(default)]
     pub target_kubernetes_version: Option<String>,
@@ -545,6 +544,8 @@ pub struct PlacementPolicyView {
 /// `spec.strategy`.
 #[derive(Debug, Clone, Default, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+// Apply and delete strategies: not used by rollouts.
+#[from_node(ignore = "applyStrategy deleteStrategy")]
 pub struct RolloutStrategy {
     /// `RollingUpdate` (default) or `External`.
     #[serde(default, rename = "type")]
@@ -552,12 +553,6 @@ pub struct RolloutStrategy {
     /// RollingUpdate parameters.
     #[serde(default)]
     pub rolling_update: Option<RollingUpdateSpec>,
-    /// Apply strategy (not used by rollouts).
-    #[serde(default)]
-    pub apply_strategy: Option<crate::model::Opaque>,
-    /// ReportDiff / others (not used by rollouts).
-    #[serde(default)]
-    pub delete_strategy: Option<crate::model::Opaque>,
 }
 
 /// `spec.strategy.rollingUpdate`.
