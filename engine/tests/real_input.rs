@@ -1159,3 +1159,146 @@ metadata:
         )]
     );
 }
+
+/// The fields behind each cluster's outcome come from the engine (the playground only maps
+/// them to lines): a PickFixed pick's `clusterNames` entry, the required terms of a PickAll
+/// pick, the preferred term that scored a PickN pick, a filter's failed requirement with the
+/// label it read; and a cluster document's facts by the names selectors use.
+#[test]
+fn decision_paths_and_facts_come_from_the_engine() {
+    let fleet = "\
+apiVersion: cluster.kubernetes-fleet.io/v1
+kind: MemberCluster
+metadata: {name: a, labels: {env: prod}}
+---
+apiVersion: cluster.kubernetes-fleet.io/v1
+kind: MemberCluster
+metadata: {name: b, labels: {env: dev}}
+---
+apiVersion: cluster.kubernetes-fleet.io/v1
+kind: MemberCluster
+metadata: {name: c, labels: {env: prod}}
+status:
+  properties: {kubernetes-fleet.io/node-count: {value: '3'}}
+  resourceUsage: {available: {cpu: '2'}}
+";
+    let policy = "\
+apiVersion: placement.kubernetes-fleet.io/v1
+kind: ClusterResourcePlacement
+metadata: {name: fixed}
+spec:
+  policy: {placementType: PickFixed, clusterNames: [b, a]}
+---
+apiVersion: placement.kubernetes-fleet.io/v1
+kind: ClusterResourcePlacement
+metadata: {name: all}
+spec:
+  policy:
+    placementType: PickAll
+    affinity:
+      clusterAffinity:
+        requiredDuringSchedulingIgnoredDuringExecution:
+          clusterSelectorTerms: [{labelSelector: {matchLabels: {env: prod}}}]
+---
+apiVersion: placement.kubernetes-fleet.io/v1
+kind: ClusterResourcePlacement
+metadata: {name: pickn}
+spec:
+  policy:
+    placementType: PickN
+    numberOfClusters: 1
+    affinity:
+      clusterAffinity:
+        preferredDuringSchedulingIgnoredDuringExecution:
+        - {weight: 5, preference: {labelSelector: {matchLabels: {env: dev}}}}
+        - {weight: 9, preference: {labelSelector: {matchLabels: {env: prod}}}}
+";
+    let sources = [
+        Source::new("fleet.yaml", fleet),
+        Source::new("policy.yaml", policy),
+    ];
+    let r = fleet_policy::place(&sources, &PlaceOptions::at(at("2026-03-04T12:00:00Z")));
+    assert!(r.errors.is_empty(), "{:?}", r.errors);
+    let input = fleet_policy::Input::parse(&sources);
+    let paths = |placement: &str, cluster: &str| {
+        let p = r
+            .placements
+            .iter()
+            .find(|p| p.name == placement)
+            .expect("placement");
+        let doc = input
+            .documents
+            .iter()
+            .find(|d| d.name.as_deref() == Some(placement))
+            .map(|d| &d.root);
+        let (policy, fleet) = p.decision_paths(doc, cluster);
+        let text = |v: Vec<fleet_policy::input::node::FieldPath>| -> Vec<String> {
+            v.iter().map(ToString::to_string).collect()
+        };
+        (text(policy), text(fleet))
+    };
+    let name = || vec!["metadata.name".to_string()];
+    assert_eq!(
+        paths("fixed", "a"),
+        (vec!["spec.policy.clusterNames[1]".to_string()], name())
+    );
+    // Ineligible (a status without the member agent's): what the eligibility check read.
+    assert_eq!(
+        paths("all", "c"),
+        (
+            vec![],
+            vec![
+                "metadata.name".to_string(),
+                "status.agentStatus".to_string()
+            ]
+        )
+    );
+    assert_eq!(
+        paths("all", "a"),
+        (
+            vec![
+                "spec.policy.affinity.clusterAffinity.requiredDuringSchedulingIgnoredDuringExecution.clusterSelectorTerms".to_string(),
+                "spec.policy.placementType".to_string(),
+            ],
+            name()
+        )
+    );
+    assert_eq!(
+        paths("all", "b"),
+        (
+            vec!["spec.policy.affinity.clusterAffinity.requiredDuringSchedulingIgnoredDuringExecution.clusterSelectorTerms[0].labelSelector.matchLabels.env".to_string()],
+            vec!["metadata.name".to_string(), "metadata.labels.env".to_string()]
+        )
+    );
+    assert_eq!(
+        paths("pickn", "a"),
+        (
+            vec!["spec.policy.affinity.clusterAffinity.preferredDuringSchedulingIgnoredDuringExecution[1]".to_string()],
+            name()
+        )
+    );
+    let facts: Vec<_> = input
+        .of_kind("MemberCluster")
+        .filter_map(fleet_policy::placement::properties::document_facts)
+        .collect();
+    let pairs = |v: &[(&str, &str)]| -> Vec<(String, String)> {
+        v.iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    };
+    assert_eq!(
+        facts,
+        [
+            ("a".to_string(), pairs(&[("env", "prod")])),
+            ("b".to_string(), pairs(&[("env", "dev")])),
+            (
+                "c".to_string(),
+                pairs(&[
+                    ("env", "prod"),
+                    ("kubernetes-fleet.io/node-count", "3"),
+                    ("resources.kubernetes-fleet.io/available-cpu", "2")
+                ])
+            ),
+        ]
+    );
+}

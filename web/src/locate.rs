@@ -5,7 +5,7 @@
 use crate::evaluation::{FLEET, POLICY};
 use fleet_policy::input::documents::Document;
 use fleet_policy::input::node::{FieldPath, Node, PathSeg};
-use fleet_policy::placement::properties::CapacityType;
+use fleet_policy::placement::properties::document_facts;
 use fleet_policy::placement::report::PlacementResult;
 use fleet_policy::Input;
 
@@ -36,37 +36,7 @@ pub fn decision_lines(
     let cdoc = input
         .of_kind("MemberCluster")
         .find(|d| d.name.as_deref() == Some(cluster));
-    let mut paths: Vec<FieldPath> = Vec::new();
-    let mut fleet_paths = vec![FieldPath::parse("metadata.name")];
-    if let Some(f) = placement.filtered.iter().find(|c| &*c.cluster == cluster) {
-        paths = f.explanation.policy_paths();
-        fleet_paths.extend(f.explanation.cluster_paths());
-    } else if let Some(p) = placement
-        .picked
-        .iter()
-        .chain(&placement.not_picked)
-        .find(|c| &*c.cluster == cluster)
-    {
-        if let Some(bd) = &p.score_breakdown {
-            paths = bd.policy_paths();
-        }
-        if paths.is_empty() {
-            // PickFixed names it; otherwise the required terms (or no policy) let it through.
-            let names = FieldPath::parse("spec.policy.clusterNames");
-            if let Some(ix) = doc
-                .and_then(|d| node_at(&d.root, &names))
-                .and_then(|n| n.as_seq())
-                .and_then(|seq| seq.iter().position(|x| x.as_str() == Some(cluster)))
-            {
-                paths.push(names.index(ix));
-            } else {
-                paths.push(FieldPath::parse(
-                    "spec.policy.affinity.clusterAffinity.requiredDuringSchedulingIgnoredDuringExecution.clusterSelectorTerms",
-                ));
-                paths.push(FieldPath::parse("spec.policy.placementType"));
-            }
-        }
-    }
+    let (paths, fleet_paths) = placement.decision_paths(doc.map(|d| &d.root), cluster);
     // A field the input lacks (a missing label, no tolerations) points at the nearest
     // enclosing field the user wrote.
     let lines = |d: Option<&Document>, paths: &[FieldPath]| -> (String, Vec<u32>) {
@@ -101,42 +71,11 @@ fn line_of(root: &Node, path: &FieldPath) -> u32 {
     root.locate(path).span().line
 }
 
-/// Every label and property of a MemberCluster document of the Fleet editor: its name and
-/// (key, value) pairs (labels, then properties, then resource usage as the engine names them).
+/// Every label and property of a MemberCluster document of the Fleet editor (the engine's
+/// [`document_facts`]).
 pub fn cluster_facts(d: &Document) -> Option<(String, Vec<(String, String)>)> {
     if d.source != FLEET {
         return None;
     }
-    let name = d.name.clone()?;
-    let mut list = Vec::new();
-    for (k, v) in d.labels() {
-        list.push((k.to_string(), v.to_string()));
-    }
-    let status = d.root.get("status");
-    if let Some(props) = status
-        .and_then(|s| s.get("properties"))
-        .and_then(Node::as_map)
-    {
-        for (k, v) in props {
-            let (Some(k), Some(v)) = (k.as_str(), v.get("value").and_then(Node::as_scalar)) else {
-                continue;
-            };
-            list.push((k.to_string(), v.to_string()));
-        }
-    }
-    let usage = status.and_then(|s| s.get("resourceUsage"));
-    for capacity in CapacityType::ALL {
-        if let Some(res) = usage
-            .and_then(|u| u.get(capacity.field()))
-            .and_then(Node::as_map)
-        {
-            for (k, v) in res {
-                let (Some(k), Some(v)) = (k.as_str(), v.as_scalar()) else {
-                    continue;
-                };
-                list.push((capacity.property_name(k), v.to_string()));
-            }
-        }
-    }
-    Some((name, list))
+    document_facts(d)
 }

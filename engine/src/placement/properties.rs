@@ -3,7 +3,8 @@
 use super::fleet::{Fleet, FleetCluster};
 use super::index::{Cell, Space, UNPARSABLE};
 use super::CycleError;
-use crate::input::node::FieldPath;
+use crate::input::documents::Document;
+use crate::input::node::{FieldPath, Node};
 use crate::input::quantity::Quantity;
 
 /// Prefix of resource properties (`resources.kubernetes-fleet.io/available-cpu`).
@@ -183,4 +184,42 @@ impl Column {
             Some(c) => Ok(Some(c)),
         }
     }
+}
+
+/// A MemberCluster document's facts as written, by the names selectors and sorters use: its
+/// name and (key, value) pairs, labels, then properties, then resource usage
+/// (`resources.kubernetes-fleet.io/…`). None without a name.
+pub fn document_facts(d: &Document) -> Option<(String, Vec<(String, String)>)> {
+    let name = d.name.clone()?;
+    let mut list = Vec::new();
+    for (k, v) in d.labels() {
+        list.push((k.to_string(), v.to_string()));
+    }
+    let status = d.root.get("status");
+    if let Some(props) = status
+        .and_then(|s| s.get("properties"))
+        .and_then(Node::as_map)
+    {
+        for (k, v) in props {
+            let (Some(k), Some(v)) = (k.as_str(), v.get("value").and_then(Node::as_scalar)) else {
+                continue;
+            };
+            list.push((k.to_string(), v.to_string()));
+        }
+    }
+    let usage = status.and_then(|s| s.get("resourceUsage"));
+    for capacity in CapacityType::ALL {
+        if let Some(res) = usage
+            .and_then(|u| u.get(capacity.field()))
+            .and_then(Node::as_map)
+        {
+            for (k, v) in res {
+                let (Some(k), Some(v)) = (k.as_str(), v.as_scalar()) else {
+                    continue;
+                };
+                list.push((capacity.property_name(k), v.to_string()));
+            }
+        }
+    }
+    Some((name, list))
 }

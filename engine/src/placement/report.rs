@@ -5,7 +5,7 @@ use super::eligibility::Ineligible;
 use super::per_cluster::{PerClusterPlacementStatus, PerClusterStatuses};
 use super::properties::PropertyRef;
 use super::status::ReasonText;
-use crate::input::node::{FieldPath, PathSeg};
+use crate::input::node::{FieldPath, Node, PathSeg};
 use crate::input::Diagnostic;
 use crate::selectors::{LabelMismatch, RequirementSource};
 use serde::{Serialize, Serializer};
@@ -74,6 +74,63 @@ impl PlacementResult {
         &self,
     ) -> impl Iterator<Item = PerClusterPlacementStatus<'_>> + Clone {
         self.per_cluster.entries(&self.decisions)
+    }
+
+    /// The fields behind `cluster`'s outcome, as (the placement's, the MemberCluster's):
+    /// a filter's reason and what it read of the cluster; else the terms and constraints that
+    /// scored; else, for a pick nothing scored, the `spec.policy.clusterNames` entry that
+    /// names it (`placement` is the placement's document root), or the required terms and
+    /// the placement type that let it through. The cluster's name is always among them.
+    pub fn decision_paths(
+        &self,
+        placement: Option<&Node>,
+        cluster: &str,
+    ) -> (Vec<FieldPath>, Vec<FieldPath>) {
+        let mut fleet = vec![path(&["metadata", "name"])];
+        if let Some(f) = self.filtered.iter().find(|c| &*c.cluster == cluster) {
+            fleet.extend(f.explanation.cluster_paths());
+            return (f.explanation.policy_paths(), fleet);
+        }
+        let Some(p) = self
+            .picked
+            .iter()
+            .chain(&self.not_picked)
+            .find(|c| &*c.cluster == cluster)
+        else {
+            return (Vec::new(), fleet);
+        };
+        let scored = p
+            .score_breakdown
+            .as_ref()
+            .map(|b| b.policy_paths())
+            .unwrap_or_default();
+        if !scored.is_empty() {
+            return (scored, fleet);
+        }
+        let names = path(&["spec", "policy", "clusterNames"]);
+        let named = placement
+            .and_then(|root| {
+                root.get("spec")?
+                    .get("policy")?
+                    .get("clusterNames")?
+                    .as_seq()
+            })
+            .and_then(|seq| seq.iter().position(|n| n.as_str() == Some(cluster)));
+        let policy = match named {
+            Some(i) => vec![names.index(i)],
+            None => vec![
+                path(&[
+                    "spec",
+                    "policy",
+                    "affinity",
+                    "clusterAffinity",
+                    "requiredDuringSchedulingIgnoredDuringExecution",
+                    "clusterSelectorTerms",
+                ]),
+                path(&["spec", "policy", "placementType"]),
+            ],
+        };
+        (policy, fleet)
     }
 }
 
