@@ -36,6 +36,12 @@ fn edits(fleet: &str, policy: &str, n: usize) -> Vec<Edit> {
         .map_or(0, |i| i + "env: ".len());
     let mut relabelled = fleet.to_string();
     relabelled.insert(env_at, 'x');
+    // The same item's `labels:` key mistyped (`labelsx:`): an unknown field, an error.
+    let labels_at = fleet[..label_at]
+        .rfind("labels:")
+        .map_or(0, |i| i + "labels".len());
+    let mut mistyped = fleet.to_string();
+    mistyped.insert(labels_at, 'x');
     vec![
         Edit {
             name: "policy-comment",
@@ -57,7 +63,11 @@ fn edits(fleet: &str, policy: &str, n: usize) -> Vec<Edit> {
         },
         Edit {
             name: "fleet-label-in-one-item",
-            texts: pair((relabelled, policy.into()), base),
+            texts: pair((relabelled, policy.into()), base.clone()),
+        },
+        Edit {
+            name: "fleet-key-typo-in-one-item",
+            texts: pair((mistyped, policy.into()), base),
         },
     ]
 }

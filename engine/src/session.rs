@@ -570,12 +570,13 @@ impl Session {
 
     /// The fleet decoded at `at` with the MemberCluster documents read again since put in
     /// place of the ones they replace, when that is all that changed: the same documents in
-    /// the same order, each one read again where one of the same name was, and neither it
-    /// nor the one before giving errors. The fleet's names, order and diagnostics then stay
-    /// as they were (no other document's admission can change) and only those clusters are
-    /// decoded and indexed. False, with nothing changed, otherwise.
+    /// the same order, each one read again where an admitted cluster of the same name was.
+    /// The fleet's names and order then stay as they were (no other document's admission can
+    /// change): only those clusters are decoded and indexed, and their errors take the place
+    /// of the ones they had (a typo in one item of a 10,000-cluster dump is an error there,
+    /// not a new fleet). False, with nothing changed, otherwise.
     fn patch_fleet(&mut self, at: Eligibility, options: &EvaluateOptions) -> bool {
-        let Some((members, decoded_at, _, prepared)) = &mut self.fleet else {
+        let Some((members, decoded_at, decoded_len, prepared)) = &mut self.fleet else {
             return false;
         };
         if *decoded_at != at {
@@ -583,19 +584,21 @@ impl Session {
         }
         let documents = self.input.documents.iter().zip(&self.ids);
         let mut was = self.decoded.iter();
+        // Where each document's diagnostics start among the fleet's: its decoding errors,
+        // then one more when it decoded but was not admitted (no name, or a repeated one).
+        let mut start = 0;
         let mut changed = Vec::new();
         for (position, (doc, &id)) in documents.filter(|(d, _)| d.kind == MEMBER).enumerate() {
             let Some((old_id, old)) = was.next() else {
                 return false;
             };
+            let here = start;
+            start += old.errors.len() + usize::from(old.cluster && old.slot.is_none());
             if id == *old_id {
                 continue;
             }
-            // Read again (a new id) where a cluster with no errors was.
-            let Some(slot) = old
-                .slot
-                .filter(|_| id >= self.decoded_from && old.errors.is_empty())
-            else {
+            // Read again (a new id) where an admitted cluster was.
+            let Some(slot) = old.slot.filter(|_| id >= self.decoded_from) else {
                 return false;
             };
             let (Some(cluster), errors) = placement::decode_member(doc, &options.place) else {
@@ -606,20 +609,36 @@ impl Session {
                 .clusters
                 .get(slot)
                 .is_some_and(|c| c.name == cluster.name);
-            if !errors.is_empty() || !same_name {
+            if !same_name {
                 return false;
             }
-            changed.push((position, id, slot, cluster));
+            changed.push((
+                position,
+                id,
+                slot,
+                cluster,
+                errors,
+                here..here + old.errors.len(),
+            ));
         }
-        if was.next().is_some() || changed.is_empty() {
+        if was.next().is_some()
+            || changed.is_empty()
+            || start != *decoded_len
+            || prepared.diagnostics.len() < start
+        {
             return false;
         }
-        for (position, id, slot, cluster) in changed {
+        prepared.diagnostics.truncate(*decoded_len);
+        // Last first: the ranges before stay where they are.
+        for (position, id, slot, cluster, errors, range) in changed.into_iter().rev() {
             prepared.fleet.replace(slot, cluster);
+            prepared.diagnostics.splice(range, errors.iter().cloned());
             if let Some(d) = self.decoded.get_mut(position) {
                 d.0 = id;
+                d.1.errors = errors;
             }
         }
+        *decoded_len = prepared.diagnostics.len();
         prepared.notices = placement::fleet_notices(&self.input, &prepared.fleet, at.0);
         *members = self.members;
         self.decoded_from = self.next_id;

@@ -738,3 +738,55 @@ fn a_list_item_nested_to_the_limit_reads_as_in_the_whole_list() {
     }
     assert_eq!(refused, [false, false, false, false, true]);
 }
+
+/// A typo in one item's key (`labels` → `labelsx`, then `metadata` → `metadatx`) is an error
+/// on that item, which is evaluated without the field; fixed, the error goes. Each step
+/// gives what reading the whole text gives, with the errors of the other items in place.
+#[test]
+fn a_typo_in_one_item_is_an_error_there_and_goes_when_fixed() {
+    let mut fleet = kubectl_fleet(9);
+    let policy = POLICY.to_string();
+    let mut s = Session::new();
+    check(&mut s, &fleet, &policy, "first read");
+    let item = |fleet: &str, i: usize| fleet.find(&format!("name: member-{i:03}")).unwrap_or(0);
+    // Item 2 carries an error throughout.
+    let at2 = item(&fleet, 2);
+    let labels2 = fleet[..at2].rfind("labels: {").unwrap_or(0) + "labels: {".len();
+    fleet.insert_str(labels2, "a: [1], ");
+    check(&mut s, &fleet, &policy, "item 2's labels do not decode");
+    let labels7 = fleet[..item(&fleet, 7)].rfind("labels:").unwrap_or(0) + "labels".len();
+    fleet.insert(labels7, 'x');
+    check(&mut s, &fleet, &policy, "labelsx in item 7");
+    let errors = |s: &mut Session| -> Vec<(String, Option<usize>)> {
+        s.evaluate(&at())
+            .errors
+            .iter()
+            .map(|e| (e.path.clone(), e.item))
+            .collect()
+    };
+    assert_eq!(
+        errors(&mut s),
+        [
+            ("metadata.labels.a".to_string(), Some(2)),
+            ("metadata.labelsx".to_string(), Some(7))
+        ]
+    );
+    // Item 7 has no labels now: env=prod no longer selects it.
+    let picked = |s: &mut Session| -> Vec<String> {
+        s.evaluate(&at()).placements[0]
+            .picked
+            .iter()
+            .map(|p| p.cluster.to_string())
+            .collect()
+    };
+    assert!(!picked(&mut s).contains(&"member-007".to_string()));
+    fleet.remove(labels7);
+    check(&mut s, &fleet, &policy, "labels again in item 7");
+    assert_eq!(errors(&mut s), [("metadata.labels.a".to_string(), Some(2))]);
+    let meta4 = fleet[..item(&fleet, 4)].rfind("metadata:").unwrap_or(0) + "metadat".len();
+    fleet.replace_range(meta4..meta4 + 1, "x");
+    check(&mut s, &fleet, &policy, "metadatx in item 4");
+    fleet.replace_range(meta4..meta4 + 1, "a");
+    check(&mut s, &fleet, &policy, "metadata again in item 4");
+    assert_eq!(errors(&mut s), [("metadata.labels.a".to_string(), Some(2))]);
+}
