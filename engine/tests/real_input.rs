@@ -1281,11 +1281,6 @@ spec:
         .of_kind("MemberCluster")
         .filter_map(fleet_policy::placement::properties::document_facts)
         .collect();
-    let pairs = |v: &[(&str, &str)]| -> Vec<(String, String)> {
-        v.iter()
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect()
-    };
     assert_eq!(
         facts,
         [

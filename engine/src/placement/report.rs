@@ -118,17 +118,7 @@ impl PlacementResult {
             .and_then(|seq| seq.iter().position(|n| n.as_str() == Some(cluster)));
         let policy = match named {
             Some(i) => vec![names.index(i)],
-            None => vec![
-                path(&[
-                    "spec",
-                    "policy",
-                    "affinity",
-                    "clusterAffinity",
-                    "requiredDuringSchedulingIgnoredDuringExecution",
-                    "clusterSelectorTerms",
-                ]),
-                path(&["spec", "policy", "placementType"]),
-            ],
+            None => vec![required_terms(), path(&["spec", "policy", "placementType"])],
         };
         (policy, fleet)
     }
@@ -432,8 +422,8 @@ impl TermMismatch {
 }
 
 /// `spec.policy.affinity.clusterAffinity.requiredDuringSchedulingIgnoredDuringExecution
-/// .clusterSelectorTerms[term]`.
-fn required_term(term: usize) -> FieldPath {
+/// .clusterSelectorTerms`.
+fn required_terms() -> FieldPath {
     path(&[
         "spec",
         "policy",
@@ -442,7 +432,11 @@ fn required_term(term: usize) -> FieldPath {
         "requiredDuringSchedulingIgnoredDuringExecution",
         "clusterSelectorTerms",
     ])
-    .index(term)
+}
+
+/// [`required_terms`]`[term]`.
+fn required_term(term: usize) -> FieldPath {
+    required_terms().index(term)
 }
 
 fn path(keys: &[&str]) -> FieldPath {
