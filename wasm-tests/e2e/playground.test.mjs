@@ -404,6 +404,20 @@ test('dark mode follows the system and toggles; the layout works at 390 px', asy
   await page.close();
 });
 
+test('a misspelt metadata key is an error at its line, not labels lost without a word', async () => {
+  const fleet = 'apiVersion: cluster.kubernetes-fleet.io/v1\nkind: MemberCluster\nmetadata:\n  name: a\n  lables: {env: prod}\n---\napiVersion: cluster.kubernetes-fleet.io/v1\nkind: MemberCluster\nmetadata: {name: b, labels: {env: prod}}\n';
+  const policy = 'apiVersion: placement.kubernetes-fleet.io/v1\nkind: ClusterResourcePlacement\nmetadata: {name: web}\nspec:\n  policy:\n    placementType: PickAll\n    affinity: {clusterAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {clusterSelectorTerms: [{labelSelector: {matchLabels: {env: prod}}}]}}}\n';
+  const state = { fleet, policy, at: '2026-03-02T08:00:00Z', view: 'placement', whatIf: {}, example: null };
+  const page = await open(shareHash(state));
+  const rows = await texts(page, '#diagnostics > ul > li.error .message');
+  assert.equal(rows.length, 1, rows.join(' | '));
+  assert.match(rows[0], /^unknown field `lables`.*did you mean `labels`\?$/);
+  assert.deepEqual(await texts(page, '#diagnostics li.error .location'), ['fleet:5:3']);
+  // Cluster a is still evaluated, without labels: env=prod does not select it.
+  assert.match(await page.textContent('.placement .summary'), /1 picked/);
+  await page.close();
+});
+
 test('at 390 px the tab bar is one row and chart labels stay readable', async () => {
   const page = await open('', { viewport: { width: 390, height: 844 } });
   const tabTops = await page.$$eval('.tabs .tab', (ts) => ts.map((t) => Math.round(t.getBoundingClientRect().top)));
