@@ -1441,7 +1441,7 @@ mod tests {
     }
 
     #[test]
-    fn a_label_typed_in_one_item_patches_the_fleet_in_place() {
+    fn an_edit_in_one_item_patches_the_fleet_in_place_errors_and_all() {
         let before = fleet(["env: prod", "env: prod", "env: prod"]);
         // A value, a key new to the fleet, every label gone: in place.
         assert!(patched(
@@ -1453,14 +1453,21 @@ mod tests {
             &fleet(["env: prod", "env: prod, tier: a", "env: prod"])
         ));
         assert!(patched(&before, &fleet(["", "env: prod", ""])));
-        // A name changed, a label that does not decode, an item added: decoded again.
+        // A label that does not decode, a misspelt key, and both mended: in place, the
+        // item's errors replacing the ones it had.
+        let undecodable = fleet(["env: prod", "env: [1]", "env: prod"]);
+        let misspelt = before.replacen("labels:", "lables:", 2);
+        assert!(patched(&before, &undecodable));
+        assert!(patched(&before, &misspelt));
+        assert!(patched(&undecodable, &before));
+        assert!(patched(
+            &misspelt,
+            &undecodable.replacen("labels:", "lables:", 1)
+        ));
+        // A name changed, an item added: decoded again.
         assert!(!patched(
             &before,
             &before.replacen("name: m1", "name: m9", 1)
-        ));
-        assert!(!patched(
-            &before,
-            &fleet(["env: prod", "env: [1]", "env: prod"])
         ));
         let added = before.replacen("kind: List", "- {kind: MemberCluster, apiVersion: cluster.kubernetes-fleet.io/v1beta1, metadata: {name: m3}}\nkind: List", 1);
         assert!(!patched(&before, &added));
