@@ -253,17 +253,19 @@ fn prepare(
         );
     }
     let at_arg = common.at.clone().or(pinned.map(|(_, at)| at));
-    let at = match at_arg.as_deref() {
-        Some(fleet_policy::AT_SNAPSHOT) => match input.snapshot() {
+    let parsed = at_arg
+        .as_deref()
+        .map(|a| fleet_policy::testing::parse_at(a).map_err(|e| format!("--at {a}: {e}")))
+        .transpose()?;
+    let at = match parsed {
+        Some(Some(t)) => t,
+        Some(None) => match input.snapshot() {
             Some(t) => t,
             None => {
                 eprintln!("note: --at snapshot: the input carries no times; evaluating at now");
                 chrono::Utc::now()
             }
         },
-        Some(a) => fleet_policy::input::rfc3339::parse(a)
-            .map_err(|e| format!("--at {a}: not an RFC 3339 time or \"snapshot\": {e}"))?
-            .to_utc(),
         None => chrono::Utc::now(),
     };
     let mut map = serde_json::Map::new();

@@ -1109,17 +1109,20 @@ fn has_content(chunk: &str) -> bool {
 /// Parses a single-document YAML text of any shape (not a manifest) into JSON, for test
 /// fixtures and tools. Errors carry line:column.
 pub fn yaml_to_json(text: &str) -> Result<serde_json::Value, String> {
-    match parse_yaml_with(text, 1, true, 0) {
-        Ok((Some(root), _)) => Ok(root.to_json()),
-        Ok((None, _)) => Ok(serde_json::Value::Null),
-        Err((span, msg)) => Err(format!("{}:{}: {msg}", span.line, span.column)),
-    }
+    json_of(parse_yaml_with(text, 1, true, 0))
 }
 
 /// The JSON of one YAML document as the engine reads a manifest's text (the line reader,
 /// yaml-rust2 for the rest), for the Go oracle; errors carry line:column.
 pub fn read_to_json(text: &str) -> Result<serde_json::Value, String> {
-    match parse_text(text, 1) {
+    json_of(parse_text(text, 1))
+}
+
+/// A parsed document as JSON (none: `null`), or its error as `line:column: message`.
+fn json_of(
+    parsed: Result<(Option<Node>, Duplicates), (Span, String)>,
+) -> Result<serde_json::Value, String> {
+    match parsed {
         Ok((Some(root), _)) => Ok(root.to_json()),
         Ok((None, _)) => Ok(serde_json::Value::Null),
         Err((span, msg)) => Err(format!("{}:{}: {msg}", span.line, span.column)),

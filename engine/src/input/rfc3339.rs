@@ -49,22 +49,22 @@ fn out_of_range(value: &str, what: &str) -> TimeError {
 /// serde: an instant of the options, read as the input's timestamps are (Go's RFC 3339, with
 /// Go's error text), so `at` means what a timestamp in the input means.
 pub fn utc<'de, D: serde::Deserializer<'de>>(d: D) -> Result<DateTime<chrono::Utc>, D::Error> {
-    let text = <String as serde::Deserialize>::deserialize(d)?;
-    parse(&text)
-        .map(|t| t.to_utc())
-        .map_err(serde::de::Error::custom)
+    instant(&<String as serde::Deserialize>::deserialize(d)?)
 }
 
 /// [`utc`] for an optional instant (`null` or absent: none).
 pub fn utc_opt<'de, D: serde::Deserializer<'de>>(
     d: D,
 ) -> Result<Option<DateTime<chrono::Utc>>, D::Error> {
-    match <Option<String> as serde::Deserialize>::deserialize(d)? {
-        Some(text) => parse(&text)
-            .map(|t| Some(t.to_utc()))
-            .map_err(serde::de::Error::custom),
-        None => Ok(None),
-    }
+    <Option<String> as serde::Deserialize>::deserialize(d)?
+        .as_deref()
+        .map(instant)
+        .transpose()
+}
+
+/// `text` in UTC, or Go's error as a serde error.
+fn instant<E: serde::de::Error>(text: &str) -> Result<DateTime<chrono::Utc>, E> {
+    parse(text).map(|t| t.to_utc()).map_err(E::custom)
 }
 
 /// Go's `getnum`: one or two leading digits (`fixed`: exactly two).
