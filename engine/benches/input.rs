@@ -71,17 +71,23 @@ fn bench(c: &mut Criterion) {
                 Source::new(format!("members.{format}"), text.as_str()),
                 Source::new("placement.yaml", dump::PLACEMENT_YAML),
             ];
+            let base = ALLOC.current_usage();
             let (peak, input) = peak_of(|| Input::parse(&sources));
             assert!(
                 !input.has_errors(),
                 "the {format} dump reads without errors"
             );
+            let kept = ALLOC.current_usage() - base;
+            let (place_peak, _) = peak_of(|| fleet_policy::placement::place(&input, &opts));
             drop(input);
             println!(
-                "input/{format}/{n}: {:.1} MB in, peak heap {:.1} MB = {:.2}× the input",
+                "input/{format}/{n}: {:.1} MB in, peak heap {:.1} MB = {:.2}× the input \
+                 ({:.1} MB kept after the read; placing adds {:.1} MB at its peak)",
                 mb(text.len()),
                 mb(peak),
-                peak as f64 / text.len() as f64
+                peak as f64 / text.len() as f64,
+                mb(kept),
+                mb(place_peak),
             );
             group.throughput(Throughput::Bytes(text.len() as u64));
             group.bench_with_input(

@@ -130,7 +130,8 @@ impl<'a> Reader<'a> {
             return;
         }
         let start = self.next;
-        let end = memchr::memchr(b'\n', &b[start..]).map_or(b.len(), |e| start + e);
+        // Most lines are short: `find` looks at their first bytes a word at a time.
+        let end = super::bytes::find(b'\n', &b[start..]).map_or(b.len(), |e| start + e);
         self.next = end + 1;
         let mut text = &self.text[start..end];
         if self.crs {
@@ -183,13 +184,14 @@ impl<'a> Reader<'a> {
         // A document marker (`---`, `...`) at the start of a line ends the document: never
         // content, and yaml-rust2's to judge.
         let t = line.text.as_bytes();
-        if (t.starts_with(b"---") || t.starts_with(b"..."))
+        if matches!(t.first(), Some(b'-' | b'.'))
+            && (t.starts_with(b"---") || t.starts_with(b"..."))
             && matches!(t.get(3), None | Some(b' ' | b'\t'))
         {
             return Some(usize::MAX);
         }
         // A tab where the indentation ends is yaml-rust2's to judge.
-        if line.text[line.indent..].starts_with('\t') {
+        if t.get(line.indent) == Some(&b'\t') {
             return Some(usize::MAX);
         }
         Some(line.indent)
@@ -217,9 +219,9 @@ impl<'a> Reader<'a> {
             let rest = self.rest();
             let key_len = key_end(rest)?;
             // Whitespace before the colon is not part of the key (tabs included, as in YAML).
-            let key_text = rest[..key_len].trim_end_matches([' ', '\t']);
+            let key_text = trim_end(&rest[..key_len], true);
             // A merge key (`<<`) is yaml-rust2's: its builder merges the mappings.
-            if !plain_start(key_text) || key_text.len() > 1024 || key_text == "<<" {
+            if !plain_start(key_text) || key_text.len() > 1024 || key_text.as_bytes() == b"<<" {
                 return None;
             }
             let key = plain_node(key_text, self.span(self.off));
@@ -493,8 +495,8 @@ enum Chomp {
 
 /// Whether a line (or its rest) holds nothing but spaces and maybe a comment.
 fn is_blank(text: &str) -> bool {
-    let t = text.trim_start_matches(' ');
-    t.is_empty() || t.starts_with('#')
+    // Bytes, not `trim_start_matches(' ')`: a pattern searcher per line in the wasm build.
+    matches!(text.bytes().find(|&b| b != b' '), None | Some(b'#'))
 }
 
 /// Whether the text is a sequence entry (`-` alone or followed by a space).
@@ -574,7 +576,18 @@ fn plain_value(rest: &str) -> Option<&str> {
             _ => {}
         }
     }
-    Some(rest[..end].trim_end_matches(' '))
+    Some(trim_end(&rest[..end], false))
+}
+
+/// `text` without the spaces (and tabs, when `tabs`) that end it. A byte loop: `trim_end_matches`
+/// builds a pattern searcher, a call per key and value in the size-optimised wasm build.
+fn trim_end(text: &str, tabs: bool) -> &str {
+    let b = text.as_bytes();
+    let mut end = b.len();
+    while end > 0 && (b[end - 1] == b' ' || tabs && b[end - 1] == b'\t') {
+        end -= 1;
+    }
+    text.get(..end).unwrap_or(text)
 }
 
 /// After a quoted scalar: nothing, or spaces and a comment.
@@ -686,7 +699,7 @@ fn plain_node(text: &str, span: Span) -> Node {
     if text.is_empty() || text == "~" || text == "null" {
         Node::new(Value::Null, span)
     } else {
-        Node::scalar(text, true, span)
+        Node::scalar(super::node::text_of(text), true, span)
     }
 }
 

@@ -8,7 +8,7 @@ const HIGH: u64 = 0x8080_8080_8080_8080;
 const SHORT: usize = 32;
 
 /// The eight bytes at `at` as a little-endian word (the first byte lowest).
-#[inline]
+#[inline(always)]
 pub(crate) fn word_at(b: &[u8], at: usize) -> Option<u64> {
     let bytes: [u8; 8] = b.get(at..at + 8)?.try_into().ok()?;
     Some(u64::from_le_bytes(bytes))
@@ -16,19 +16,19 @@ pub(crate) fn word_at(b: &[u8], at: usize) -> Option<u64> {
 
 /// High bit set in each byte of `w` equal to `byte`: exact up to the first one (borrows
 /// only carry past it), which is all a search needs.
-#[inline]
+#[inline(always)]
 fn equal(w: u64, byte: u8) -> u64 {
     let x = w ^ (ONES * u64::from(byte));
     x.wrapping_sub(ONES) & !x & HIGH
 }
 
 /// High bit set in each byte of `w` below 0x20, exact up to the first one.
-#[inline]
+#[inline(always)]
 fn control(w: u64) -> u64 {
     w.wrapping_sub(ONES * 0x20) & !w & HIGH
 }
 
-#[inline]
+#[inline(always)]
 fn first(found: u64) -> usize {
     (found.trailing_zeros() / 8) as usize
 }
@@ -70,6 +70,16 @@ pub(crate) fn string_stop(b: &[u8], at: usize) -> Option<usize> {
     }
 }
 
+/// Whether every byte is ASCII (`str::is_ascii`), eight bytes at a time in a `u64`: the
+/// standard one goes a `usize` at a time, four bytes in wasm32.
+pub(crate) fn ascii(b: &[u8]) -> bool {
+    let mut words = b.chunks_exact(8);
+    let high = words
+        .by_ref()
+        .fold(0, |found, w| found | (u64::from_le_bytes(word(w)) & HIGH));
+    high == 0 && words.remainder().is_ascii()
+}
+
 /// Whether every byte is printable ASCII, a tab or a line break: then the text holds
 /// nothing YAML refuses or reads specially. Eight bytes at a time in a `u64`, with no early exit
 /// inside a block of 64: natively the compiler turns the blocks into vector compares, and in
@@ -92,6 +102,9 @@ pub(crate) fn plain_ascii(b: &[u8]) -> bool {
 }
 
 /// The eight bytes of a `chunks_exact(8)` chunk.
+// Always inlined: the whole text goes through these eight bytes at a time, and the
+// size-optimised wasm build otherwise makes each a call.
+#[inline(always)]
 fn word(w: &[u8]) -> [u8; 8] {
     let mut a = [0; 8];
     a.copy_from_slice(w);
@@ -101,6 +114,7 @@ fn word(w: &[u8]) -> [u8; 8] {
 /// The high bit of each byte of `w` set where that byte is below 0x20 other than tab, LF and
 /// CR, or 0x7f and above. Exact per byte: each sum stays below 0x100, so nothing carries into
 /// the next byte.
+#[inline(always)]
 fn unusual(w: u64) -> u64 {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = ONES * 0x80;
@@ -120,6 +134,19 @@ mod tests {
     use super::*;
 
     /// Every position of the word-at-a-time part and past it, with decoys after the byte.
+    #[test]
+    fn ascii_is_the_standard_test() {
+        for len in 0..40 {
+            for at in 0..len {
+                for byte in [0x00, b'a', 0x7f, 0x80, 0xc3, 0xff] {
+                    let mut b = vec![b'x'; len];
+                    b[at] = byte;
+                    assert_eq!(ascii(&b), b.is_ascii(), "{byte:#x} at {at} of {len}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn scans_find_the_first_byte_wherever_it_is() {
         for len in 0..80 {

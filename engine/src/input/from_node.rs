@@ -336,9 +336,11 @@ pub fn struct_entries(
 ) -> Result<(), DeError> {
     for (k, v) in map_entries(node)? {
         let key = key_str(k)?;
+        // Lengths first: most names differ in length, and comparing bytes is a call in the
+        // size-optimised wasm build.
         match fields
             .iter()
-            .position(|n| *n == key)
+            .position(|n| n.len() == key.len() && *n == key)
             .and_then(|p| slot_of.get(p))
         {
             Some(&i) => f(usize::from(i), k, v)?,

@@ -105,7 +105,7 @@ impl<'a> Reader<'a> {
             pos: 0,
             line: first_line,
             line_start: 0,
-            ascii: text.is_ascii(),
+            ascii: super::bytes::ascii(text.as_bytes()),
             col_at: (0, 1),
             depth,
             duplicates: Vec::new(),
@@ -274,7 +274,7 @@ impl Reader<'_> {
         let mut i = q;
         if b[q] == b'"' {
             let s = match keep {
-                true => CompactString::from(self.text.get(start..q)?),
+                true => super::node::text_of(self.text.get(start..q)?),
                 false => CompactString::default(),
             };
             self.advance(q + 1 - self.pos);

@@ -130,20 +130,19 @@ pub fn resolve(t: &str, plain: bool) -> Resolved<'_> {
     if !plain {
         return Resolved::Str(t);
     }
-    match t {
-        "" | "~" | "null" | "Null" | "NULL" => return Resolved::Null,
-        "true" | "True" | "TRUE" | "yes" | "Yes" | "YES" | "y" | "Y" | "on" | "On" | "ON" => {
-            return Resolved::Bool(true)
+    // Every word below is at most 6 bytes long and starts with one of these bytes: most
+    // scalars (names, times, quantities) skip the comparisons, which the size-optimised wasm
+    // build makes one call each.
+    let word = t.len() <= 6
+        && matches!(
+            t.as_bytes().first(),
+            None | Some(b'~' | b'n' | b'N' | b't' | b'T' | b'f' | b'F' | b'y' | b'Y')
+                | Some(b'o' | b'O' | b'.' | b'+' | b'-')
+        );
+    if word {
+        if let Some(r) = keyword(t) {
+            return r;
         }
-        "false" | "False" | "FALSE" | "no" | "No" | "NO" | "n" | "N" | "off" | "Off" | "OFF" => {
-            return Resolved::Bool(false)
-        }
-        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => {
-            return Resolved::Float(f64::INFINITY)
-        }
-        "-.inf" | "-.Inf" | "-.INF" => return Resolved::Float(f64::NEG_INFINITY),
-        ".nan" | ".NaN" | ".NAN" => return Resolved::Float(f64::NAN),
-        _ => {}
     }
     // go-yaml v2 `resolve`: the first byte decides what a plain scalar may be.
     match t.as_bytes().first() {
@@ -156,6 +155,23 @@ pub fn resolve(t: &str, plain: bool) -> Resolved<'_> {
         Some(b'0'..=b'9' | b'-' | b'+') => resolve_number(t),
         _ => Resolved::Str(t),
     }
+}
+
+/// The null, boolean and infinity/NaN words of YAML 1.1 as go-yaml v2 reads them.
+fn keyword(t: &str) -> Option<Resolved<'static>> {
+    Some(match t {
+        "" | "~" | "null" | "Null" | "NULL" => Resolved::Null,
+        "true" | "True" | "TRUE" | "yes" | "Yes" | "YES" | "y" | "Y" | "on" | "On" | "ON" => {
+            Resolved::Bool(true)
+        }
+        "false" | "False" | "FALSE" | "no" | "No" | "NO" | "n" | "N" | "off" | "Off" | "OFF" => {
+            Resolved::Bool(false)
+        }
+        ".inf" | ".Inf" | ".INF" | "+.inf" | "+.Inf" | "+.INF" => Resolved::Float(f64::INFINITY),
+        "-.inf" | "-.Inf" | "-.INF" => Resolved::Float(f64::NEG_INFINITY),
+        ".nan" | ".NaN" | ".NAN" => Resolved::Float(f64::NAN),
+        _ => return None,
+    })
 }
 
 /// The tag go-yaml v2 resolves a plain scalar to: `null`, `bool`, `int`, `float` or `str`. A
@@ -311,11 +327,52 @@ fn yaml_style_float(t: &str) -> bool {
 /// JSON string. No engine reads it, and it is a sixth of a `kubectl get -o yaml` dump.
 const LAST_APPLIED: &str = "kubectl.kubernetes.io/last-applied-configuration";
 
+/// Names that recur in every manifest of a kubectl dump and are longer than a scalar kept
+/// inline (12 bytes in wasm32, 24 natively): each occurrence points at the static text here
+/// instead of holding a heap copy. In the wasm build this is a third of a MemberCluster's
+/// allocations (its conditions alone have ten such keys).
+const COMMON: &[&str] = &[
+    // Keys.
+    "creationTimestamp",
+    "resourceVersion",
+    "managedFields",
+    "heartbeatPeriodSeconds",
+    "lastTransitionTime",
+    "observedGeneration",
+    "lastReceivedHeartbeat",
+    "observationTime",
+    "resourceUsage",
+    LAST_APPLIED,
+    "fleet.azure.com/location",
+    "kubernetes-fleet.io/node-count",
+    "kubernetes.azure.com/per-cpu-core-cost",
+    "kubernetes.azure.com/per-gb-memory-cost",
+    // Values.
+    "cluster.kubernetes-fleet.io/v1beta1",
+    "MemberCluster",
+    "MemberAgentJoined",
+    "MemberAgentReportedHealthy",
+    "MemberClusterReadyToJoin",
+    "MemberClusterJoined",
+    "kubernetes-fleet.io/membercluster-finalizer",
+];
+
+/// The text of a scalar, without an allocation when it is one of the [`COMMON`] names.
+pub(crate) fn text_of(text: &str) -> compact_str::CompactString {
+    if text.len() > std::mem::size_of::<compact_str::CompactString>() {
+        // Lengths first: comparing bytes is a call in the size-optimised wasm build.
+        if let Some(common) = COMMON.iter().find(|c| c.len() == text.len() && **c == text) {
+            return compact_str::CompactString::const_new(common);
+        }
+    }
+    compact_str::CompactString::from(text)
+}
+
 /// Whether the value of mapping key `key` is one no engine reads: its quoted text is checked
 /// but not kept (a reader may skip building it, as the JSON reader does).
 #[inline]
 pub(crate) fn unread(key: &str) -> bool {
-    key == LAST_APPLIED
+    key.len() == LAST_APPLIED.len() && key == LAST_APPLIED
 }
 
 /// Every reader calls this on each mapping entry it builds: the quoted (or literal) text of a
