@@ -380,6 +380,12 @@ fn frame_is_list(frame: &str, first_line: u32) -> bool {
     if crate::input::stream::forbidden_char(frame, first_line).is_some() {
         return false;
     }
+    // As reading the text whole does: JSON followed by a `{` or `[` (typed after a `-o json`
+    // list's closing brace) is values one after another, not the list.
+    use crate::input::json;
+    if json::looks_like_json(frame) && json::parse_stream(frame, first_line, |_, _| {}).is_some() {
+        return false;
+    }
     let Ok((Some(root), dups)) = parse_text(frame, first_line) else {
         return false;
     };

@@ -790,3 +790,41 @@ fn a_typo_in_one_item_is_an_error_there_and_goes_when_fixed() {
     check(&mut s, &fleet, &policy, "metadata again in item 4");
     assert_eq!(errors(&mut s), [("metadata.labels.a".to_string(), Some(2))]);
 }
+
+/// Typing `[` or `{` after the closing brace of a `-o json` list makes the text JSON values
+/// one after another: reading it whole reports the second one, which does not read, at its
+/// line (the session had taken the text for the same list and said nothing; found by the
+/// random-edit test above). Mended, the list is read again without errors.
+#[test]
+fn a_bracket_typed_after_a_json_list_is_read_as_a_whole_read_reads_it() {
+    let mut fleet = kubectl_json_fleet(6);
+    let mut s = Session::new();
+    check(&mut s, &fleet, POLICY, "first read");
+    let lines = fleet.lines().count() as u32;
+    for typed in ["[", "{"] {
+        let end = fleet.trim_end().len();
+        fleet.insert_str(end, typed);
+        check(&mut s, &fleet, POLICY, typed);
+        let errors: Vec<(usize, u32, &str)> = s
+            .input()
+            .diagnostics
+            .iter()
+            .map(|d| (d.document, d.line, d.message.as_str()))
+            .collect();
+        assert_eq!(errors.len(), 1, "{typed}: {errors:?}");
+        assert_eq!(
+            (errors[0].0, errors[0].1),
+            (2, lines),
+            "{typed}: {errors:?}"
+        );
+        assert!(
+            errors[0]
+                .2
+                .starts_with("invalid JSON: this value does not read"),
+            "{typed}: {errors:?}"
+        );
+        fleet.replace_range(end..end + typed.len(), "");
+        check(&mut s, &fleet, POLICY, &format!("{typed} taken out"));
+        assert!(s.input().diagnostics.is_empty(), "{typed} taken out");
+    }
+}
