@@ -9,6 +9,7 @@ use crate::input::documents::{
     is_marker, parse_text, parse_text_nested, read_chunks, read_list_item, split_documents, Chunk,
     Mark, MAX_DIAGNOSTICS, MAX_INPUT_BYTES,
 };
+use crate::input::json;
 use crate::input::node::Value;
 use crate::input::{Diagnostic, Document, Input, Node, Source};
 use crate::notice::NoticeKind;
@@ -382,7 +383,6 @@ fn frame_is_list(frame: &str, first_line: u32) -> bool {
     }
     // As reading the text whole does: JSON followed by a `{` or `[` (typed after a `-o json`
     // list's closing brace) is values one after another, not the list.
-    use crate::input::json;
     if json::looks_like_json(frame) && json::parse_stream(frame, first_line, |_, _| {}).is_some() {
         return false;
     }

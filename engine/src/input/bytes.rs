@@ -70,6 +70,13 @@ pub(crate) fn string_stop(b: &[u8], at: usize) -> Option<usize> {
     }
 }
 
+/// `a == b`, lengths first: most names that differ differ in length, and comparing bytes is a
+/// call in the size-optimised wasm build.
+#[inline(always)]
+pub(crate) fn same(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a == b
+}
+
 /// Whether every byte is ASCII (`str::is_ascii`), eight bytes at a time in a `u64`: the
 /// standard one goes a `usize` at a time, four bytes in wasm32.
 pub(crate) fn ascii(b: &[u8]) -> bool {
@@ -133,7 +140,7 @@ fn unusual(w: u64) -> u64 {
 mod tests {
     use super::*;
 
-    /// Every position of the word-at-a-time part and past it, with decoys after the byte.
+    /// Every kind of byte at every position of the words and of the remainder.
     #[test]
     fn ascii_is_the_standard_test() {
         for len in 0..40 {
@@ -147,6 +154,7 @@ mod tests {
         }
     }
 
+    /// Every position of the word-at-a-time part and past it, with decoys after the byte.
     #[test]
     fn scans_find_the_first_byte_wherever_it_is() {
         for len in 0..80 {

@@ -1286,11 +1286,9 @@ impl RepeatedKeys {
         const SCAN: usize = 16;
         match &mut self.0 {
             Some(set) => !set.insert(key.to_string()),
-            // Lengths first: comparing bytes is a call in the size-optimised wasm build.
-            None if entries.len() < SCAN => entries.iter().any(|(k, _)| {
-                k.as_scalar()
-                    .is_some_and(|k| k.len() == key.len() && k == key)
-            }),
+            None if entries.len() < SCAN => entries
+                .iter()
+                .any(|(k, _)| k.as_scalar().is_some_and(|k| super::bytes::same(k, key))),
             None => {
                 let mut set: std::collections::HashSet<String> = entries
                     .iter()

@@ -336,11 +336,9 @@ pub fn struct_entries(
 ) -> Result<(), DeError> {
     for (k, v) in map_entries(node)? {
         let key = key_str(k)?;
-        // Lengths first: most names differ in length, and comparing bytes is a call in the
-        // size-optimised wasm build.
         match fields
             .iter()
-            .position(|n| n.len() == key.len() && *n == key)
+            .position(|n| super::bytes::same(n, key))
             .and_then(|p| slot_of.get(p))
         {
             Some(&i) => f(usize::from(i), k, v)?,

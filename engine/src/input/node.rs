@@ -360,8 +360,7 @@ const COMMON: &[&str] = &[
 /// The text of a scalar, without an allocation when it is one of the [`COMMON`] names.
 pub(crate) fn text_of(text: &str) -> compact_str::CompactString {
     if text.len() > std::mem::size_of::<compact_str::CompactString>() {
-        // Lengths first: comparing bytes is a call in the size-optimised wasm build.
-        if let Some(common) = COMMON.iter().find(|c| c.len() == text.len() && **c == text) {
+        if let Some(common) = COMMON.iter().find(|c| super::bytes::same(c, text)) {
             return compact_str::CompactString::const_new(common);
         }
     }
@@ -372,7 +371,7 @@ pub(crate) fn text_of(text: &str) -> compact_str::CompactString {
 /// but not kept (a reader may skip building it, as the JSON reader does).
 #[inline]
 pub(crate) fn unread(key: &str) -> bool {
-    key.len() == LAST_APPLIED.len() && key == LAST_APPLIED
+    super::bytes::same(key, LAST_APPLIED)
 }
 
 /// Every reader calls this on each mapping entry it builds: the quoted (or literal) text of a
