@@ -1,17 +1,36 @@
 //! The JavaScript API (wasm-bindgen): one function per engine call, each taking the YAML text
-//! (as UTF-8 bytes) and optional options and returning the result as JSON text, identical to
-//! the CLI's JSON; the npm wrapper encodes the text and parses the result into plain objects.
+//! (its length in bytes: the text is in [`text_buffer`]'s buffer) and optional options and
+//! returning the result as JSON text, identical to the CLI's JSON; the npm wrapper encodes the
+//! text and parses the result into plain objects.
 //! Bad input is reported inside the result; only API misuse throws.
 use crate::report::{options_from_value, EvaluateOptions};
 use crate::{Input, Source};
 use serde_json::Value;
+use std::cell::Cell;
 use wasm_bindgen::prelude::*;
 
-// The text comes in as UTF-8 bytes the wrapper encoded with `TextEncoder`, not as a JS string:
-// wasm-bindgen copies a string into linear memory one UTF-16 unit at a time in JavaScript for
-// as long as it is ASCII (a 27.6 MB dump: 125-190 ms in Node), where `TextEncoder` encodes it
-// natively (30 ms) and the bytes are copied in one block. The buffer becomes the source's text
-// without another copy.
+thread_local! {
+    /// The next call's text, lent to the npm wrapper by [`text_buffer`].
+    static TEXT: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };
+}
+
+/// `text_buffer(len)`: a zeroed buffer of `len` bytes for the next call's text (it replaces
+/// any earlier one), and its address in linear memory, where the wrapper encodes the text.
+#[wasm_bindgen]
+pub fn text_buffer(len: usize) -> usize {
+    let mut text = vec![0; len];
+    // The heap block does not move with the Vec.
+    let at = text.as_mut_ptr() as usize;
+    TEXT.set(text);
+    at
+}
+
+// The text comes in as UTF-8 that the npm wrapper writes straight into linear memory with
+// `TextEncoder.encodeInto`, into a buffer the engine lends it ([`text_buffer`]): not as a JS
+// string, which wasm-bindgen copies in one UTF-16 unit at a time in JavaScript for as long as it
+// is ASCII (a 27.6 MB dump: 125-190 ms in Node), and not as encoded bytes either, which cost a
+// JS buffer of the text's size and a second copy (on a fresh instance, each is a first touch of
+// the text's size of fresh memory). The buffer becomes the source's text without a copy.
 //
 // Options come in as the caller's JS object, read with serde-wasm-bindgen. Results go out as
 // JSON text that the npm wrapper `JSON.parse`s: one string copy plus the JS engine's native
@@ -57,8 +76,19 @@ fn to_json<T: serde::Serialize>(value: &T) -> Result<String, JsError> {
     serde_json::to_string(value).map_err(|e| JsError::new(&e.to_string()))
 }
 
-/// The source's text: the bytes the wrapper encoded, taken over without a copy.
-fn source(yaml: Vec<u8>, name: String) -> Result<[Source; 1], JsError> {
+/// Puts `text` where the next call reads it, as the wrapper's `encodeInto` does; its length
+/// (for callers in Rust: the binding's tests).
+pub fn put_text(text: Vec<u8>) -> usize {
+    let len = text.len();
+    TEXT.set(text);
+    len
+}
+
+/// The source's text: the first `len` bytes of the buffer the wrapper wrote, taken over
+/// without a copy.
+fn source(len: usize, name: String) -> Result<[Source; 1], JsError> {
+    let mut yaml = TEXT.take();
+    yaml.truncate(len);
     match String::from_utf8(yaml) {
         Ok(text) => Ok([Source::new(name, text)]),
         Err(_) => Err(JsError::new("the input is not UTF-8: pass a string")),
@@ -67,16 +97,16 @@ fn source(yaml: Vec<u8>, name: String) -> Result<[Source; 1], JsError> {
 
 /// Reads the input once and settles `at`: `"snapshot"` means the input's own instant
 /// ([`Input::snapshot`]), or `now` (the npm wrapper's clock) when the input carries no times.
-fn read(yaml: Vec<u8>, options: JsValue) -> Result<(Input, Value), JsError> {
+fn read(len: usize, options: JsValue) -> Result<(Input, Value), JsError> {
     let (mut map, name, now) = options_and_source(options)?;
     // Linear memory grows page by page while a large tree is built, which dominated the first
     // call on a fresh instance (issue 18: allocating and freeing one large block first cut
     // it 3×). Reserve about what the tree needs in one step; the allocator keeps the block
     // for the tree. `try_reserve`: a failure here is no error, only a missed speed-up.
     let mut reserve: Vec<u8> = Vec::new();
-    let _ = reserve.try_reserve(yaml.len().saturating_mul(6));
+    let _ = reserve.try_reserve(len.saturating_mul(6));
     drop(reserve);
-    let input = Input::parse(&source(yaml, name)?);
+    let input = Input::parse(&source(len, name)?);
     if map.get("at").and_then(Value::as_str) == Some(crate::AT_SNAPSHOT) {
         let at =
             match (input.snapshot(), now) {
@@ -91,42 +121,42 @@ fn read(yaml: Vec<u8>, options: JsValue) -> Result<(Input, Value), JsError> {
     Ok((input, Value::Object(map)))
 }
 
-/// `place(yaml, options?)`: KubeFleet placement decisions, as JSON text.
+/// `place(len, options?)`: KubeFleet placement decisions, as JSON text.
 #[wasm_bindgen]
-pub fn place(yaml: Vec<u8>, options: JsValue) -> Result<String, JsError> {
-    let (input, json) = read(yaml, options)?;
+pub fn place(len: usize, options: JsValue) -> Result<String, JsError> {
+    let (input, json) = read(len, options)?;
     let opts = options_from_value(&json).map_err(|e| JsError::new(&e))?;
     to_json(&crate::place_input(&input, &opts))
 }
 
-/// `budgets(yaml, options?)`: Karpenter disruption budgets, as JSON text.
+/// `budgets(len, options?)`: Karpenter disruption budgets, as JSON text.
 #[wasm_bindgen]
-pub fn budgets(yaml: Vec<u8>, options: JsValue) -> Result<String, JsError> {
-    let (input, json) = read(yaml, options)?;
+pub fn budgets(len: usize, options: JsValue) -> Result<String, JsError> {
+    let (input, json) = read(len, options)?;
     let opts = options_from_value(&json).map_err(|e| JsError::new(&e))?;
     to_json(&crate::budgets_input(&input, &opts))
 }
 
-/// `rollout(yaml, options?)`: rollout plans and simulations, as JSON text.
+/// `rollout(len, options?)`: rollout plans and simulations, as JSON text.
 #[wasm_bindgen]
-pub fn rollout(yaml: Vec<u8>, options: JsValue) -> Result<String, JsError> {
-    let (input, json) = read(yaml, options)?;
+pub fn rollout(len: usize, options: JsValue) -> Result<String, JsError> {
+    let (input, json) = read(len, options)?;
     let opts = options_from_value(&json).map_err(|e| JsError::new(&e))?;
     to_json(&crate::rollout_input(&input, &opts))
 }
 
-/// `evaluate(yaml, options?)`: detects the kinds and runs every engine that applies.
+/// `evaluate(len, options?)`: detects the kinds and runs every engine that applies.
 #[wasm_bindgen]
-pub fn evaluate(yaml: Vec<u8>, options: JsValue) -> Result<String, JsError> {
-    let (input, json) = read(yaml, options)?;
+pub fn evaluate(len: usize, options: JsValue) -> Result<String, JsError> {
+    let (input, json) = read(len, options)?;
     let opts = EvaluateOptions::from_value(&json).map_err(|e| JsError::new(&e))?;
     to_json(&crate::evaluate_input(&input, &opts))
 }
 
-/// `validate(yaml, options?)`: errors and warnings only (`options.source` names the input).
+/// `validate(len, options?)`: errors and warnings only (`options.source` names the input).
 #[wasm_bindgen]
-pub fn validate(yaml: Vec<u8>, options: JsValue) -> Result<String, JsError> {
-    let (input, json) = read(yaml, options)?;
+pub fn validate(len: usize, options: JsValue) -> Result<String, JsError> {
+    let (input, json) = read(len, options)?;
     let opts = EvaluateOptions::from_value(&json).map_err(|e| JsError::new(&e))?;
     to_json(&crate::validate_input(&input, &opts))
 }

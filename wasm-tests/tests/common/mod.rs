@@ -51,7 +51,7 @@ fn json(text: &str) -> serde_json::Value {
 }
 
 pub fn place_returns_picks_and_reasons() {
-    let r = wasm::place(FLEET.into(), options()).unwrap_or_default();
+    let r = wasm::place(wasm::put_text(FLEET.into()), options()).unwrap_or_default();
     let r = json(&r);
     let p = &r["placements"][0];
     assert_eq!(p["name"], "app");
@@ -73,7 +73,7 @@ pub fn place_returns_picks_and_reasons() {
 
 pub fn bad_yaml_is_an_error_value_with_position() {
     let r = wasm::place(
-        "apiVersion: v1\nkind: MemberCluster\nmetadata: {name: [x}\n".into(),
+        wasm::put_text("apiVersion: v1\nkind: MemberCluster\nmetadata: {name: [x}\n".into()),
         options(),
     )
     .unwrap_or_default();
@@ -92,18 +92,30 @@ pub fn bad_yaml_is_an_error_value_with_position() {
 
 pub fn options_need_at_and_misuse_throws() {
     // The npm wrapper passes the current time; the raw binding requires it.
-    assert!(wasm::place(FLEET.into(), wasm_bindgen::JsValue::UNDEFINED).is_err());
-    assert!(wasm::place(FLEET.into(), js("{}")).is_err());
-    assert!(wasm::place(FLEET.into(), js(r#"{"at":"2025-06-02T00:00:00Z"}"#)).is_ok());
-    assert!(wasm::place(FLEET.into(), js(r#"{"at":5}"#)).is_err());
-    assert!(wasm::place(FLEET.into(), js("[]")).is_err());
+    assert!(wasm::place(
+        wasm::put_text(FLEET.into()),
+        wasm_bindgen::JsValue::UNDEFINED
+    )
+    .is_err());
+    assert!(wasm::place(wasm::put_text(FLEET.into()), js("{}")).is_err());
+    assert!(wasm::place(
+        wasm::put_text(FLEET.into()),
+        js(r#"{"at":"2025-06-02T00:00:00Z"}"#)
+    )
+    .is_ok());
+    assert!(wasm::place(wasm::put_text(FLEET.into()), js(r#"{"at":5}"#)).is_err());
+    assert!(wasm::place(wasm::put_text(FLEET.into()), js("[]")).is_err());
     // An unknown key is refused, naming the accepted ones.
     assert!(wasm::place(
-        FLEET.into(),
+        wasm::put_text(FLEET.into()),
         js(r#"{"at":"2025-06-02T00:00:00Z","nope":1}"#)
     )
     .is_err());
-    // The text comes as UTF-8 bytes (the wrapper's TextEncoder); anything else is refused.
-    assert!(wasm::place(vec![b'a', 0xff], js(r#"{"at":"2025-06-02T00:00:00Z"}"#)).is_err());
+    // The text comes as UTF-8 (the wrapper's TextEncoder); anything else is refused.
+    assert!(wasm::place(
+        wasm::put_text(vec![b'a', 0xff]),
+        js(r#"{"at":"2025-06-02T00:00:00Z"}"#)
+    )
+    .is_err());
     assert_eq!(wasm::version(), fleet_policy::VERSION);
 }
