@@ -343,6 +343,36 @@ proptest! {
     }
 
     #[test]
+    fn rolling_waves_of_a_pick_n_short_of_its_target(n in 1usize..20, gap in 0usize..5, pct in 0u8..=100) {
+        // KubeFleet's `calculateMaxToRemove` with every selected cluster ready: `n - (target -
+        // ceil(p × target))`, the target being numberOfClusters even when fewer are selected.
+        let target = n + gap;
+        let mut docs = Vec::new();
+        for i in 0..n {
+            docs.push(json!({"apiVersion": KF, "kind": "ClusterResourceBinding",
+                "metadata": {"name": format!("web-c{i:02}"), "labels": {"kubernetes-fleet.io/parent-CRP": "web"}},
+                "spec": {"state": "Bound", "targetCluster": format!("c{i:02}")}}));
+        }
+        docs.push(json!({"apiVersion": KF, "kind": "ClusterResourcePlacement", "metadata": {"name": "web"},
+            "spec": {"policy": {"placementType": "PickN", "numberOfClusters": target},
+                     "strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": format!("{pct}%")}}}}));
+        let report = run(&docs, &opts(json!({})));
+        prop_assert!(report.errors.is_empty(), "{:?}", report.errors);
+        let r = &report.rollouts[0];
+        let u = (pct as usize * target).div_ceil(100);
+        let window = (n + u).saturating_sub(target);
+        if window == 0 {
+            prop_assert_eq!(r.state, State::Blocked);
+            let reason = if u == 0 { "MaxUnavailableIsZero" } else { "TooFewClustersSelected" };
+            prop_assert_eq!(r.reason.as_deref(), Some(reason));
+        } else {
+            prop_assert_eq!(r.state, State::Completed);
+            check_concurrency(r)?;
+            prop_assert_eq!(r.stages[0].groups[0].concurrency as usize, window);
+        }
+    }
+
+    #[test]
     fn no_panic_on_arbitrary_text(text in "\\PC{0,400}") {
         let _ = fleet_policy::rollout(&[Source::new("x", text)], &opts(json!({})));
     }
@@ -360,4 +390,54 @@ proptest! {
             let _ = fleet_policy::rollout(&[Source::new("x", text)], &opts(json!({})));
         }
     }
+}
+
+/// The helper's case: three clusters for a PickN of four, 25%: KubeFleet keeps three of four
+/// available, so no cluster can be taken down for an in-place update; with 50%, one at a time.
+#[test]
+fn a_pick_n_short_of_its_target_blocks_or_narrows_the_in_place_rollout() {
+    let docs = |max_unavailable: &str| {
+        let mut docs: Vec<Value> = ["a", "b", "c"]
+            .iter()
+            .map(|c| {
+                json!({"apiVersion": "cluster.kubernetes-fleet.io/v1beta1", "kind": "MemberCluster",
+                    "metadata": {"name": c}, "spec": {}})
+            })
+            .collect();
+        docs.push(json!({"apiVersion": KF, "kind": "ClusterResourcePlacement", "metadata": {"name": "web"},
+            "spec": {"resourceSelectors": [{"group": "", "kind": "Namespace", "name": "web", "version": "v1"}],
+                     "policy": {"placementType": "PickN", "numberOfClusters": 4},
+                     "strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": max_unavailable}}}}));
+        docs
+    };
+    let report = run(&docs("25%"), &opts(json!({})));
+    let r = &report.rollouts[0];
+    assert_eq!(r.state, State::Blocked);
+    assert_eq!(r.reason.as_deref(), Some("TooFewClustersSelected"));
+    assert_eq!(
+        r.message.as_deref(),
+        Some("3 of the 4 clusters the policy targets are selected, and maxUnavailable keeps 3 of them available: in-place updates never start; only failed-to-apply clusters are updated")
+    );
+    let states: Vec<State> = r.stages[0].groups[0]
+        .members
+        .iter()
+        .map(|m| m.state)
+        .collect();
+    assert_eq!(states, [State::NotStarted; 3]);
+
+    let report = run(&docs("50%"), &opts(json!({})));
+    let r = &report.rollouts[0];
+    assert_eq!(r.state, State::Completed);
+    assert_eq!(r.stages[0].groups[0].concurrency, 1);
+    assert_eq!(
+        r.message.as_deref(),
+        Some("3 of the 4 clusters the policy targets are selected, and maxUnavailable keeps 2 of them available: fewer clusters are updated at a time than maxUnavailable allows")
+    );
+    let starts: Vec<Option<DateTime<Utc>>> = r.stages[0].groups[0]
+        .members
+        .iter()
+        .map(|m| m.start)
+        .collect();
+    let distinct: std::collections::BTreeSet<_> = starts.iter().collect();
+    assert_eq!(distinct.len(), 3, "one at a time: {starts:?}");
 }

@@ -1013,6 +1013,38 @@ fn run_staged(
     }
 }
 
+/// Why a RollingUpdate's in-place window is what it is: the reason (when `blocked`) and the
+/// message, when `ceil(maxUnavailable × target)` = `max_unavailable` is narrowed by the `short`
+/// clusters that the `selected` ones fall short of `target` by, or is 0.
+fn rolling_limit(
+    blocked: bool,
+    short: i64,
+    target: i64,
+    selected: i64,
+    max_unavailable: i64,
+) -> (Option<String>, Option<String>) {
+    const NEVER: &str = "in-place updates never start; only failed-to-apply clusters are updated";
+    if short > 0 && max_unavailable > 0 && selected > 0 {
+        let available = target - max_unavailable;
+        let then = if blocked {
+            NEVER
+        } else {
+            "fewer clusters are updated at a time than maxUnavailable allows"
+        };
+        (
+            blocked.then(|| "TooFewClustersSelected".into()),
+            Some(format!("{selected} of the {target} clusters the policy targets are selected, and maxUnavailable keeps {available} of them available: {then}")),
+        )
+    } else if blocked {
+        (
+            Some("MaxUnavailableIsZero".into()),
+            Some("maxUnavailable resolves to 0: in-place updates never start; only failed-to-apply clusters are updated".into()),
+        )
+    } else {
+        (None, None)
+    }
+}
+
 fn rolling(
     name: &str,
     doc: &Document,
@@ -1053,9 +1085,18 @@ fn rolling(
     };
     let budget = super::rolling::budget(target, &max_unavailable, &max_surge).ok()?;
     let start = opts.start.unwrap_or(opts.at).timestamp();
+    // In place, each reconcile may take `maxToRemove = ready - (target - maxUnavailable)`
+    // clusters (`calculateMaxToRemove`): with every selected cluster ready, `ready` is their
+    // number, which is short of a PickN or PickFixed target when fewer clusters are selected,
+    // and the shortfall comes out of the window.
+    let selected_n = clusters.len() as i64;
+    let short = match opts.kubefleet.rolling_change {
+        RollingChange::InPlace => (target - selected_n).max(0),
+        RollingChange::FirstPlacement => 0,
+    };
     let window = match opts.kubefleet.rolling_change {
         RollingChange::FirstPlacement => clusters.len().max(1),
-        RollingChange::InPlace => budget.max_unavailable_number.max(0) as usize,
+        RollingChange::InPlace => (budget.max_unavailable_number - short).max(0) as usize,
     };
     let extra = if opts.kubefleet.untrackable_resources {
         period
@@ -1121,6 +1162,13 @@ fn rolling(
     }
     timeline.sort_by_key(|e| e.at);
     let blocked = window == 0 && !clusters.is_empty();
+    let (reason, message) = rolling_limit(
+        blocked,
+        short,
+        target,
+        selected_n,
+        budget.max_unavailable_number,
+    );
     let state = if blocked {
         State::Blocked
     } else {
@@ -1139,7 +1187,7 @@ fn rolling(
             } else {
                 State::Running
             },
-            reason: blocked.then(|| "MaxUnavailableIsZero".to_string()),
+            reason: reason.clone(),
         },
     );
     if !blocked {
@@ -1157,8 +1205,8 @@ fn rolling(
         kind: "ClusterResourcePlacement".into(),
         system: System::Kubefleet,
         state,
-        reason: blocked.then(|| "MaxUnavailableIsZero".to_string()),
-        message: blocked.then(|| "maxUnavailable resolves to 0: in-place updates never start; only failed-to-apply clusters are updated".to_string()),
+        reason,
+        message,
         start: Some(ts(start)),
         end,
         upgrade: None,
@@ -1176,7 +1224,15 @@ fn rolling(
                 members,
             }],
             waits: if period > 0 && opts.kubefleet.untrackable_resources {
-                vec![Wait { kind: WaitKind::TimedWait, placement: Placement::After, name: "unavailablePeriodSeconds".into(), seconds: Some(period), start: None, end: None, state: State::Completed }]
+                vec![Wait {
+                    kind: WaitKind::TimedWait,
+                    placement: Placement::After,
+                    name: "unavailablePeriodSeconds".into(),
+                    seconds: Some(period),
+                    start: None,
+                    end: None,
+                    state: State::Completed,
+                }]
             } else {
                 Vec::new()
             },
