@@ -639,3 +639,40 @@ fn budgets_table_ends_with_the_controller_pass_over_all_node_pools() {
         "{stdout}"
     );
 }
+
+/// A PickFixed placement's table has a row for every name in `clusterNames`: the names not
+/// found and the clusters not eligible are unselected, with the scheduler's reason (they are in
+/// no filter list: no filter runs for PickFixed); its picks have no scores.
+#[test]
+fn a_pick_fixed_table_lists_the_names_it_could_not_place_and_why() {
+    let dir = std::env::temp_dir().join(format!("fleet-policy-fixed-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    let file = dir.join("fixed.yaml");
+    let yaml = "apiVersion: cluster.kubernetes-fleet.io/v1beta1\nkind: MemberCluster\nmetadata: {name: a}\nspec: {}\n---\n\
+        apiVersion: cluster.kubernetes-fleet.io/v1beta1\nkind: MemberCluster\nmetadata: {name: b}\nspec: {}\nstatus: {agentStatus: []}\n---\n\
+        apiVersion: placement.kubernetes-fleet.io/v1beta1\nkind: ClusterResourcePlacement\nmetadata: {name: fixed}\nspec:\n  \
+        resourceSelectors: [{group: \"\", kind: Namespace, name: web, version: v1}]\n  \
+        policy: {placementType: PickFixed, clusterNames: [a, b, gone]}\n";
+    std::fs::write(&file, yaml).unwrap_or_default();
+    let out = run(&[
+        "place",
+        file.to_str().unwrap_or(""),
+        "--at",
+        "2026-03-04T12:00:00Z",
+        "--format",
+        "table",
+    ]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let rows: Vec<&str> = text.lines().skip(2).collect();
+    assert_eq!(
+        rows,
+        [
+            "  a        picked                           pick #1",
+            "  b        unselected                       Cluster \"b\" is not eligible for resource placement yet: cluster is not connected to the fleet: member agent not online yet",
+            "  gone     unselected                       Specified cluster \"gone\" is not found",
+        ],
+        "{text}"
+    );
+}

@@ -35,6 +35,12 @@ pub fn render(report: &PlacementReport) -> String {
                     .chain(&p.unscheduled)
                     .map(|c| escape_controls(c).len()),
             )
+            .chain(
+                p.decisions
+                    .iter()
+                    .filter(|d| !d.selected)
+                    .map(|d| escape_controls(&d.cluster_name).len()),
+            )
             .max()
             .unwrap_or(7)
             .max(7);
@@ -43,14 +49,24 @@ pub fn render(report: &PlacementReport) -> String {
             "  {:<width$}  {:<11}  {:>8}  {:>8}  DETAIL",
             "CLUSTER", "RESULT", "AFFINITY", "TOPOLOGY"
         );
+        // PickFixed picks are not scored.
+        let fixed = p.placement_type == "PickFixed";
         for (n, c) in p.picked.iter().enumerate() {
+            let (affinity, topology) = if fixed {
+                (String::new(), String::new())
+            } else {
+                (
+                    c.affinity_score.to_string(),
+                    c.topology_spread_score.to_string(),
+                )
+            };
             let _ = writeln!(
                 out,
                 "  {:<width$}  {:<11}  {:>8}  {:>8}  pick #{}",
                 Escaped(&c.cluster),
                 "picked",
-                c.affinity_score,
-                c.topology_spread_score,
+                affinity,
+                topology,
                 n + 1
             );
         }
@@ -94,6 +110,28 @@ pub fn render(report: &PlacementReport) -> String {
                 "",
                 c.plugin,
                 Escaped(&status::explain(&c.explanation))
+            );
+        }
+        // Clusters the scheduler decided on without a row above: a PickFixed name that is not
+        // found or not eligible (no filter runs for PickFixed), with the decision's reason.
+        let shown = |name: &str| {
+            p.picked.iter().any(|c| &*c.cluster == name)
+                || p.not_picked.iter().any(|c| &*c.cluster == name)
+                || p.filtered.iter().any(|c| &*c.cluster == name)
+                || p.kept.iter().chain(&p.unscheduled).any(|c| &**c == name)
+        };
+        for d in p.decisions.iter().filter(|d| !d.selected) {
+            if shown(&d.cluster_name) {
+                continue;
+            }
+            let _ = writeln!(
+                out,
+                "  {:<width$}  {:<11}  {:>8}  {:>8}  {}",
+                Escaped(&d.cluster_name),
+                "unselected",
+                "",
+                "",
+                Escaped(&d.reason.to_string())
             );
         }
     }
