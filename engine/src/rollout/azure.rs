@@ -524,10 +524,7 @@ fn validate_strategy(s: &UpdateRunStrategy, base: &str, doc: &Document, ctx: &mu
                 ));
             }
             if let Some(mc) = &g.max_concurrency {
-                if mc
-                    .scaled(100, super::intstr::Rounding::Down)
-                    .map_or(true, |v| v < 1)
-                {
+                if group_concurrency(mc, 100).is_none_or(|v| v < 1) {
                     ctx.layered(doc, &format!("{p}.groups[{j}].maxConcurrency"), Layer::Engine, format!(
                         "maxConcurrency \"{mc}\" must be an integer >= 1 or a percentage \"1%\"..\"100%\""
                     ));
@@ -536,6 +533,17 @@ fn validate_strategy(s: &UpdateRunStrategy, base: &str, doc: &Document, ctx: &mu
         }
     }
     ctx.errors.len() == before
+}
+
+/// A group's `maxConcurrency` over `members`: ARM types it as a string, a fixed count (`"3"`,
+/// as `az` prints it) or a percentage (`"25%"`, rounded down); an integer is a count too.
+fn group_concurrency(mc: &super::intstr::IntOrString, members: i64) -> Option<i64> {
+    if let super::intstr::IntOrString::String(s) = mc {
+        if let Ok(count) = s.parse() {
+            return Some(count);
+        }
+    }
+    mc.scaled(members, super::intstr::Rounding::Down).ok()
 }
 
 /// What a run upgrades.
@@ -1225,10 +1233,7 @@ fn plan_run(
             }
             let concurrency = match &g.max_concurrency {
                 None => 1,
-                Some(mc) => mc
-                    .scaled(idxs.len() as i64, super::intstr::Rounding::Down)
-                    .unwrap_or(1)
-                    .max(1) as usize,
+                Some(mc) => group_concurrency(mc, idxs.len() as i64).unwrap_or(1).max(1) as usize,
             };
             groups.push(SimGroup {
                 name: Rc::from(g.name.as_str()),
