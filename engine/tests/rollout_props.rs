@@ -431,7 +431,7 @@ fn a_pick_n_short_of_its_target_blocks_or_narrows_the_in_place_rollout() {
     assert_eq!(r.stages[0].groups[0].concurrency, 1);
     assert_eq!(
         r.message.as_deref(),
-        Some("3 of the 4 clusters the policy targets are selected, and maxUnavailable keeps 2 of them available: fewer clusters are updated at a time than maxUnavailable allows")
+        Some("3 of the 4 clusters the policy targets are selected, and maxUnavailable keeps 2 of them available: fewer clusters are updated at a time")
     );
     let starts: Vec<Option<DateTime<Utc>>> = r.stages[0].groups[0]
         .members

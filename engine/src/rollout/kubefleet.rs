@@ -1029,7 +1029,7 @@ fn rolling_limit(
         let then = if blocked {
             NEVER
         } else {
-            "fewer clusters are updated at a time than maxUnavailable allows"
+            "fewer clusters are updated at a time"
         };
         (
             blocked.then(|| "TooFewClustersSelected".into()),
