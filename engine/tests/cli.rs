@@ -676,3 +676,46 @@ fn a_pick_fixed_table_lists_the_names_it_could_not_place_and_why() {
         "{text}"
     );
 }
+
+/// `--set` reads its value as JSON, else as a string; an option that takes a string is given
+/// the text as written even where it reads as a number, so `karpenterVersion=1.10` is v1.10
+/// (as the JS API's `{karpenterVersion: '1.10'}`), not the float 1.1 nor a type error.
+#[test]
+fn set_gives_a_string_option_the_text_written_even_when_it_reads_as_a_number() {
+    let budgets = example("docs-budgets-three-budgets.yaml");
+    let budgets = budgets.to_str().unwrap_or("");
+    for (written, version) in [("1.10", "v1.10"), ("1.0", "v1.0"), ("v1.14", "v1.14")] {
+        let set = format!("karpenterVersion={written}");
+        let out = run(&[
+            "budgets",
+            budgets,
+            "--at",
+            "2026-03-04T12:00:00Z",
+            "--set",
+            &set,
+        ]);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{set}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+        assert_eq!(v["karpenterVersion"], version, "{set}");
+    }
+    // A number where a duration is expected reaches the engine, which says why it is wrong.
+    let out = run(&[
+        "budgets",
+        budgets,
+        "--at",
+        "2026-03-04T12:00:00Z",
+        "--set",
+        "horizon=3",
+    ]);
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("horizon: time: missing unit in duration \"3\""),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -234,7 +234,7 @@ fn pinned_at(sources: &[Source]) -> Option<(String, String)> {
 fn prepare(
     common: &Common,
     extra: &[(&str, Option<&String>)],
-) -> Result<(&'static Input, serde_json::Value), String> {
+) -> Result<(&'static Input, SetOptions), String> {
     let (sources, refused) = read_sources(&common.files)?;
     let mut input = Input::parse(&sources);
     for d in refused {
@@ -275,6 +275,7 @@ fn prepare(
             map.insert((*k).into(), serde_json::Value::String((*v).clone()));
         }
     }
+    let mut as_written = serde_json::Map::new();
     for kv in &common.set {
         let (k, v) = kv.split_once('=').ok_or_else(|| {
             format!(
@@ -283,9 +284,43 @@ fn prepare(
             )
         })?;
         let value = serde_json::from_str(v).unwrap_or_else(|_| serde_json::Value::String(v.into()));
+        as_written.insert(k.into(), serde_json::Value::String(v.into()));
         map.insert(k.into(), value);
     }
-    Ok((input, serde_json::Value::Object(map)))
+    Ok((
+        input,
+        SetOptions {
+            typed: serde_json::Value::Object(map),
+            as_written,
+        },
+    ))
+}
+
+/// A command's options: `at`, the command's flags and `--set`, whose values read as JSON
+/// (`horizon=36h` is a string, `x=3` a number) and are also kept as written.
+struct SetOptions {
+    typed: serde_json::Value,
+    as_written: serde_json::Map<String, serde_json::Value>,
+}
+
+impl SetOptions {
+    /// The options as `decode` reads them; where it refuses them, a second try with every
+    /// `--set` value as the text written, so that a string option given what reads as a
+    /// number (`karpenterVersion=1.10`) is that text, as the JS API's string would be.
+    fn decode<T>(
+        &self,
+        decode: impl Fn(&serde_json::Value) -> Result<T, String>,
+    ) -> Result<T, String> {
+        let first = decode(&self.typed);
+        if first.is_ok() || self.as_written.is_empty() {
+            return first;
+        }
+        let mut text = self.typed.clone();
+        if let serde_json::Value::Object(map) = &mut text {
+            map.extend(self.as_written.clone());
+        }
+        decode(&text).or(first)
+    }
 }
 
 fn emit<T: Serialize>(
@@ -369,7 +404,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
     Ok(match cli.command {
         Command::Place(c) => {
             let (input, o) = prepare(&c, &[])?;
-            let opts: placement::PlaceOptions = options_from_value(&o)?;
+            let opts: placement::PlaceOptions = o.decode(options_from_value)?;
             let r = fleet_policy::place_input(input, &opts);
             emit(
                 &r,
@@ -389,7 +424,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 })?;
             }
             let (input, o) = prepare(&c, &[("horizon", horizon.as_ref())])?;
-            let opts: disruption::BudgetOptions = options_from_value(&o)?;
+            let opts: disruption::BudgetOptions = o.decode(options_from_value)?;
             let r = fleet_policy::budgets_input(input, &opts);
             emit(
                 &r,
@@ -402,7 +437,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         }
         Command::Rollout(c) => {
             let (input, o) = prepare(&c, &[])?;
-            let opts: rollout::RolloutOptions = options_from_value(&o)?;
+            let opts: rollout::RolloutOptions = o.decode(options_from_value)?;
             let r = fleet_policy::rollout_input(input, &opts);
             emit(
                 &r,
@@ -415,7 +450,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         }
         Command::Evaluate(c) => {
             let (input, o) = prepare(&c, &[])?;
-            let opts = EvaluateOptions::from_value(&o)?;
+            let opts = o.decode(EvaluateOptions::from_value)?;
             let r = fleet_policy::evaluate_input(input, &opts);
             emit(
                 &r,
@@ -428,7 +463,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         }
         Command::Validate(c) => {
             let (input, o) = prepare(&c, &[])?;
-            let opts = EvaluateOptions::from_value(&o)?;
+            let opts = o.decode(EvaluateOptions::from_value)?;
             let r = fleet_policy::validate_input(input, &opts);
             let summary = |r: &fleet_policy::ValidateReport| {
                 format!(
