@@ -387,3 +387,40 @@ spec: {placementName: web, stagedRolloutStrategyName: s, state: Run}
         Some("cannot continue the updateRun: failed to validate the updateRun: policy snapshot `web-0` not fully scheduled yet")
     );
 }
+
+/// A run as `az fleet updaterun show` prints it while it is under way or after it ended: its
+/// recorded status is not read (the run is simulated from its start), and a warning at
+/// `status` says so; a run that has not started says nothing.
+#[test]
+fn a_run_recorded_under_way_is_simulated_from_its_start_with_a_warning() {
+    let recorded = |state: &str| {
+        FLEET.replace(
+            "  managedClusterUpdate:\n",
+            &format!("  status: {{status: {{state: {state}, startTime: \"2025-06-01T23:00:00Z\"}}}}\n  managedClusterUpdate:\n"),
+        )
+    };
+    let opts = serde_json::json!({"at": "2025-06-02T00:00:00Z"});
+    let warned = |r: &RolloutReport| -> Vec<(String, String)> {
+        r.warnings
+            .iter()
+            .filter(|w| w.path == "properties.status")
+            .map(|w| (w.path.clone(), w.message.clone()))
+            .collect()
+    };
+    for state in ["Running", "Failed", "Stopped"] {
+        let r = run(&recorded(state), opts.clone());
+        assert!(r.errors.is_empty(), "{:?}", r.errors);
+        assert_eq!(
+            warned(&r),
+            [(
+                "properties.status".to_string(),
+                "the run's recorded status is not read: the run is simulated from its start"
+                    .to_string()
+            )],
+            "{state}"
+        );
+        assert_eq!(r.rollouts[0].start, Some(at("2025-06-02T00:00:00Z")));
+    }
+    assert_eq!(warned(&run(&recorded("NotStarted"), opts.clone())), []);
+    assert_eq!(warned(&run(FLEET, opts)), []);
+}
