@@ -21,7 +21,7 @@ pub fn text_buffer(len: usize) -> usize {
     let mut text = vec![0; len];
     // The heap block does not move with the Vec.
     let at = text.as_mut_ptr() as usize;
-    TEXT.set(text);
+    put_text(text);
     at
 }
 
@@ -76,8 +76,8 @@ fn to_json<T: serde::Serialize>(value: &T) -> Result<String, JsError> {
     serde_json::to_string(value).map_err(|e| JsError::new(&e.to_string()))
 }
 
-/// Puts `text` where the next call reads it, as the wrapper's `encodeInto` does; its length
-/// (for callers in Rust: the binding's tests).
+/// Puts `text` where the next call reads it (the wrapper writes into it in place; callers in
+/// Rust, such as the binding's tests, pass their text); its length.
 pub fn put_text(text: Vec<u8>) -> usize {
     let len = text.len();
     TEXT.set(text);

@@ -25,6 +25,17 @@ fn opts(extra: Value) -> RolloutOptions {
     serde_json::from_value(o).unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// `n` Bound bindings of placement `web`, on clusters `c00`, `c01`, ….
+fn bound_bindings(n: usize) -> Vec<Value> {
+    (0..n)
+        .map(|i| {
+            json!({"apiVersion": KF, "kind": "ClusterResourceBinding",
+                "metadata": {"name": format!("web-c{i:02}"), "labels": {"kubernetes-fleet.io/parent-CRP": "web"}},
+                "spec": {"state": "Bound", "targetCluster": format!("c{i:02}")}})
+        })
+        .collect()
+}
+
 fn run(docs: &[Value], o: &RolloutOptions) -> RolloutReport {
     let text = docs
         .iter()
@@ -321,12 +332,7 @@ proptest! {
 
     #[test]
     fn rolling_waves_respect_max_unavailable(n in 1usize..30, pct in 0u8..=100) {
-        let mut docs = Vec::new();
-        for i in 0..n {
-            docs.push(json!({"apiVersion": KF, "kind": "ClusterResourceBinding",
-                "metadata": {"name": format!("web-c{i:02}"), "labels": {"kubernetes-fleet.io/parent-CRP": "web"}},
-                "spec": {"state": "Bound", "targetCluster": format!("c{i:02}")}}));
-        }
+        let mut docs = bound_bindings(n);
         docs.push(json!({"apiVersion": KF, "kind": "ClusterResourcePlacement", "metadata": {"name": "web"},
             "spec": {"strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": format!("{pct}%")}}}}));
         let report = run(&docs, &opts(json!({})));
@@ -347,12 +353,7 @@ proptest! {
         // KubeFleet's `calculateMaxToRemove` with every selected cluster ready: `n - (target -
         // ceil(p × target))`, the target being numberOfClusters even when fewer are selected.
         let target = n + gap;
-        let mut docs = Vec::new();
-        for i in 0..n {
-            docs.push(json!({"apiVersion": KF, "kind": "ClusterResourceBinding",
-                "metadata": {"name": format!("web-c{i:02}"), "labels": {"kubernetes-fleet.io/parent-CRP": "web"}},
-                "spec": {"state": "Bound", "targetCluster": format!("c{i:02}")}}));
-        }
+        let mut docs = bound_bindings(n);
         docs.push(json!({"apiVersion": KF, "kind": "ClusterResourcePlacement", "metadata": {"name": "web"},
             "spec": {"policy": {"placementType": "PickN", "numberOfClusters": target},
                      "strategy": {"type": "RollingUpdate", "rollingUpdate": {"maxUnavailable": format!("{pct}%")}}}}));

@@ -1085,18 +1085,17 @@ fn rolling(
     };
     let budget = super::rolling::budget(target, &max_unavailable, &max_surge).ok()?;
     let start = opts.start.unwrap_or(opts.at).timestamp();
-    // In place, each reconcile may take `maxToRemove = ready - (target - maxUnavailable)`
-    // clusters (`calculateMaxToRemove`): with every selected cluster ready, `ready` is their
-    // number, which is short of a PickN or PickFixed target when fewer clusters are selected,
-    // and the shortfall comes out of the window.
+    // In place, with every selected cluster ready, each reconcile may take
+    // `calculateMaxToRemove` of them: the window, narrowed by the clusters a PickN or PickFixed
+    // target is short of.
     let selected_n = clusters.len() as i64;
-    let short = match opts.kubefleet.rolling_change {
-        RollingChange::InPlace => (target - selected_n).max(0),
-        RollingChange::FirstPlacement => 0,
-    };
-    let window = match opts.kubefleet.rolling_change {
-        RollingChange::FirstPlacement => clusters.len().max(1),
-        RollingChange::InPlace => (budget.max_unavailable_number - short).max(0) as usize,
+    let (short, window) = match opts.kubefleet.rolling_change {
+        RollingChange::FirstPlacement => (0, clusters.len().max(1)),
+        RollingChange::InPlace => (
+            (target - selected_n).max(0),
+            super::rolling::max_to_remove(target, budget.max_unavailable_number, selected_n)
+                .clamp(0, budget.max_unavailable_number.max(0)) as usize,
+        ),
     };
     let extra = if opts.kubefleet.untrackable_resources {
         period

@@ -67,6 +67,13 @@ pub fn budget(
     })
 }
 
+/// `calculateMaxToRemove`: how many bindings one reconcile may take down, with
+/// `lower_bound_available` (ready, less those being deleted) and `max_unavailable_number`
+/// (`ceil(maxUnavailable × target)`): the excess over `target - max_unavailable_number`.
+pub fn max_to_remove(target: i64, max_unavailable_number: i64, lower_bound_available: i64) -> i64 {
+    lower_bound_available - (target - max_unavailable_number)
+}
+
 /// Wave sizes for `n` clusters moving `u` at a time; `None` if `u <= 0` (blocked).
 pub fn in_place_waves(n: i64, u: i64) -> Option<Vec<i64>> {
     if u <= 0 {
@@ -298,7 +305,7 @@ pub fn pick_bindings_to_roll(
         return Ok(pick);
     }
     let max_unavailable = config.max_unavailable.scaled(target, Rounding::Up)?;
-    let max_to_remove = (ready - can_be_unavailable) - (target - max_unavailable);
+    let max_to_remove = max_to_remove(target, max_unavailable, ready - can_be_unavailable);
     pick.to_be_updated.extend(apply_failed.iter().copied());
     let mut update_unselected = 0usize;
     if max_to_remove > 0 {
