@@ -145,6 +145,14 @@ bench-input: package
 			$(BENCH_INPUT)/members-10000.$$f $(BENCH_INPUT)/placement.yaml >/dev/null; \
 		node wasm-tests/npm/bench-input.mjs $(BENCH_INPUT) $$f; \
 	done
+	@# The memory figure at 50,000 clusters: the CLI's peak RSS as a multiple of the input.
+	@for f in yaml json; do \
+		d=$(BENCH_INPUT)/members-50000.$$f; \
+		/usr/bin/time -f "%e %M" -o $(BENCH_INPUT)/time.txt target/release/fleet-policy place --at snapshot \
+			$$d $(BENCH_INPUT)/placement.yaml >/dev/null; \
+		awk -v f=$$f -v size=$$(wc -c < $$d) '{ printf "native place %s 50,000 clusters (%.1f MB): %s s, peak RSS %.0f MB = %.2f× the input\n", \
+			f, size / 1e6, $$1, $$2 * 1024 / 1e6, $$2 * 1024 / size }' $(BENCH_INPUT)/time.txt; \
+	done
 
 # The Go oracle at length (make test runs it with 100,000 inputs). ORACLE_SEED picks another
 # input stream.

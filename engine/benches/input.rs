@@ -1,8 +1,9 @@
 //! Input speed and memory on realistic dumps: `kubectl get memberclusters -o yaml` and
 //! `-o json` Lists of 1k, 10k and 50k clusters (about 2.6 KB per cluster in YAML, see
-//! `gen/dump.rs`), read by `Input::parse`, and the whole `place` path (read + schedule +
-//! report) on them. Criterion prints MB/s; the peak heap of one read (counted by the global
-//! allocator below) is printed as bytes and as a multiple of the input size.
+//! `gen/dump.rs`), read by `Input::parse` (and, apart, freeing what it read), and the whole
+//! `place` path (read + schedule + report) on them. Criterion prints MB/s; the peak heap of
+//! one read (counted by the global allocator below) is printed as bytes and as a multiple of
+//! the input size.
 //!
 //! `INPUT_DUMP=DIR` writes the 10k and 50k dumps and the placement as files (for the CLI's
 //! end-to-end timing) and exits.
@@ -90,10 +91,17 @@ fn bench(c: &mut Criterion) {
                 mb(place_peak),
             );
             group.throughput(Throughput::Bytes(text.len() as u64));
+            // Reading, and apart freeing what was read: a caller that reads again frees the
+            // last input (the CLI does not free it).
             group.bench_with_input(
                 BenchmarkId::new(format!("parse/{format}"), n),
                 &sources,
-                |b, s| b.iter(|| black_box(Input::parse(black_box(s)))),
+                |b, s| b.iter_with_large_drop(|| Input::parse(black_box(s))),
+            );
+            group.bench_with_input(
+                BenchmarkId::new(format!("drop/{format}"), n),
+                &sources,
+                |b, s| b.iter_batched(|| Input::parse(s), drop, criterion::BatchSize::PerIteration),
             );
             group.bench_with_input(
                 BenchmarkId::new(format!("place/{format}"), n),
