@@ -1039,12 +1039,19 @@ fn reason_for_upgrade<'m>(
             let (Some(target), Some(cp)) = (spec.target.as_deref(), cp) else {
                 return (None, None);
             };
+            // A target without a patch (`1.30`) is met by any patch of it: AKS does not
+            // upgrade a cluster at 1.30.x whose version is set to 1.30
+            // (ManagedClusterProperties.kubernetesVersion).
+            let meets = |v: &str| {
+                v.strip_prefix(target)
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('.'))
+            };
             let pools_at_target = m
                 .agent_pool_profiles
                 .iter()
-                .all(|p| p.orchestrator_version.as_deref().unwrap_or(cp) == target);
+                .all(|p| meets(p.orchestrator_version.as_deref().unwrap_or(cp)));
             let at =
-                cp == target && (spec.upgrade == UpgradeType::ControlPlaneOnly || pools_at_target);
+                meets(cp) && (spec.upgrade == UpgradeType::ControlPlaneOnly || pools_at_target);
             if at {
                 return (
                     Some(MemberReason::AlreadyAtTarget {

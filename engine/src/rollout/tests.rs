@@ -156,6 +156,44 @@ fn manual_runs_fail_members_aks_would_reject() {
     assert_eq!(ro.state, State::Failed);
 }
 
+/// AKS reads a version without a patch (`1.30`) as the newest patch of that minor, and does
+/// not upgrade a cluster already at one of its patches (ManagedClusterProperties
+/// .kubernetesVersion): such a member is skipped, not refused as a downgrade.
+#[test]
+fn a_target_without_a_patch_is_met_by_any_patch_of_its_minor() {
+    let yaml = FLEET
+        .replace("kubernetesVersion: \"1.30.5\"", "kubernetesVersion: \"1.30\"")
+        .replace(
+            "metadata: {name: later}\nproperties: {group: g2}\ncluster: {kubernetesVersion: \"1.29.9\"}",
+            "metadata: {name: later}\nproperties: {group: g2}\ncluster: {kubernetesVersion: \"1.30.2\"}",
+        );
+    let r = run(&yaml, serde_json::json!({"at": "2025-06-02T00:00:00Z"}));
+    assert!(r.errors.is_empty(), "{:?}", r.errors);
+    let ro = &r.rollouts[0];
+    let states: Vec<(&str, State, Option<plan::MemberReason>)> = ro
+        .stages
+        .iter()
+        .flat_map(|s| &s.groups)
+        .flat_map(|g| &g.members)
+        .map(|m| (&*m.cluster, m.state, m.reason.clone()))
+        .collect();
+    assert_eq!(
+        states,
+        [
+            ("anytime", State::Completed, None),
+            ("soon", State::Completed, None),
+            (
+                "later",
+                State::Skipped,
+                Some(plan::MemberReason::AlreadyAtTarget {
+                    target: "1.30".into()
+                })
+            ),
+        ]
+    );
+    assert_eq!(ro.state, State::Completed);
+}
+
 #[test]
 fn schedules_expand_into_windows_for_the_buckets() {
     let yaml = r#"
