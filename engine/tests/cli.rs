@@ -719,3 +719,72 @@ fn set_gives_a_string_option_the_text_written_even_when_it_reads_as_a_number() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// A kept binding on a cluster that now fails a filter (sickhawk went unhealthy after it was
+/// bound): the table gives one row saying both, not a "kept" row and a "filtered" row for the
+/// same cluster.
+#[test]
+fn a_kept_binding_on_a_filtered_cluster_is_one_table_row() {
+    let corpus = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/kubectl");
+    let read = |name: &str| std::fs::read_to_string(corpus.join(name)).unwrap_or_default();
+    let dir = std::env::temp_dir().join(format!("fleet-policy-kept-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&dir);
+    let files = [
+        ("memberclusters.yaml", read("memberclusters.yaml")),
+        (
+            "placements.yaml",
+            read("placements.yaml").replacen("numberOfClusters: 1", "numberOfClusters: 2", 1),
+        ),
+        (
+            "bindings.yaml",
+            read("bindings.yaml")
+                .replacen("clusterName: bravelion", "clusterName: sickhawk", 1)
+                .replacen("targetCluster: bravelion", "targetCluster: sickhawk", 1),
+        ),
+    ];
+    let mut args = vec!["place", "--at", "2026-03-04T12:00:00Z", "--format", "table"];
+    let paths: Vec<String> = files
+        .iter()
+        .map(|(name, text)| {
+            let path = dir.join(name);
+            let _ = std::fs::write(&path, text);
+            path.to_string_lossy().into_owned()
+        })
+        .collect();
+    args.extend(paths.iter().map(String::as_str));
+    let out = run(&args);
+    let _ = std::fs::remove_dir_all(&dir);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let rows: Vec<&str> = stdout
+        .lines()
+        .take_while(|l| !l.starts_with("ClusterResourcePlacement everywhere"))
+        .filter(|l| l.contains("sickhawk"))
+        .collect();
+    assert_eq!(
+        rows,
+        ["  sickhawk   kept                             existing binding kept; filtered for new picks: ClusterEligibility: cluster is not connected to the fleet: unhealthy for a prolonged period of time (last transitioned 117.82 minutes ago)"],
+        "{stdout}"
+    );
+}
+
+/// An option's value that is refused (`--set karpenterVersion=garbage`) is named as an
+/// option, without a file position it does not have.
+#[test]
+fn a_refused_option_value_is_named_without_a_position() {
+    let out = run(&[
+        "budgets",
+        example("budget-business-hours.yaml").to_str().unwrap_or(""),
+        "--set",
+        "karpenterVersion=garbage",
+        "--format",
+        "table",
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.lines().any(|l| l.starts_with(
+            "error: options: karpenterVersion \"garbage\": expected head or v1.0 … v1."
+        )),
+        "{stderr}"
+    );
+    assert!(!stderr.contains(":0:0"), "{stderr}");
+}

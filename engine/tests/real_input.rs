@@ -1297,3 +1297,209 @@ spec:
         ]
     );
 }
+
+/// An initialized, Ready Node of NodePool `general` as `kubectl get nodes -o yaml` prints it,
+/// being deleted when `deleting`.
+fn karpenter_node(name: &str, deleting: bool) -> String {
+    let deletion = if deleting {
+        "\n    deletionTimestamp: \"2024-03-05T11:59:00Z\"\n    finalizers: [karpenter.sh/termination]"
+    } else {
+        ""
+    };
+    format!(
+        "- apiVersion: v1
+  kind: Node
+  metadata:
+    name: {name}{deletion}
+    labels:
+      karpenter.sh/nodepool: general
+      karpenter.sh/initialized: \"true\"
+      karpenter.sh/capacity-type: on-demand
+      node.kubernetes.io/instance-type: m5.large
+      topology.kubernetes.io/zone: us-east-1a
+  spec: {{providerID: \"aws:///us-east-1a/i-{name}\"}}
+  status:
+    conditions:
+    - {{type: Ready, status: \"True\", lastTransitionTime: \"2024-03-01T10:00:00Z\"}}
+"
+    )
+}
+
+/// `kubectl get nodepools,nodes -o yaml` without NodeClaims: a Node being deleted counts as
+/// disrupting (its NodeClaim, which the dump leaves out, is deleted with it: the termination
+/// controller), so it is taken from every reason's allowance and is no candidate.
+#[test]
+fn a_deleting_node_of_a_dump_without_nodeclaims_counts_as_disrupting() {
+    let mut text = String::from(
+        "apiVersion: v1
+kind: List
+items:
+- apiVersion: karpenter.sh/v1
+  kind: NodePool
+  metadata: {name: general}
+  spec:
+    disruption:
+      consolidationPolicy: WhenEmptyOrUnderutilized
+      consolidateAfter: 0s
+      budgets: [{nodes: 100%}]
+    template:
+      spec:
+        nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
+        requirements: []
+",
+    );
+    for (name, deleting) in [("a", false), ("b", true), ("c", false), ("d", false)] {
+        text.push_str(&karpenter_node(name, deleting));
+    }
+    let r = json(&fleet_policy::budgets(
+        &[Source::new("nodes.yaml", text)],
+        &fleet_policy::BudgetOptions::at(at("2024-03-05T12:00:00Z")),
+    ));
+    assert_eq!(r["errors"], serde_json::json!([]));
+    let pool = &r["nodePools"][0];
+    assert_eq!(pool["nodes"]["total"], 4);
+    assert_eq!(pool["nodes"]["disrupting"], 1);
+    assert_eq!(pool["nodes"]["counts"]["deleting"], 1);
+    assert_eq!(
+        pool["allowedDisruptions"],
+        serde_json::json!({"Drifted": 3, "Empty": 3, "Underutilized": 3})
+    );
+    let emptiness = pool["candidates"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|m| m["method"] == "Emptiness")
+        .cloned()
+        .unwrap_or_default();
+    let excluded: Vec<_> = emptiness["excluded"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|e| e["blocked"]["kind"] == "deleting")
+        .map(|e| e["node"].clone())
+        .collect();
+    assert_eq!(excluded, vec![serde_json::json!("b")]);
+}
+
+/// `classifyBindings`: a ClusterResourceBinding made for an older policy snapshot than the
+/// latest its placement's bindings name (`web-0` beside `web-1`) is obsolete: it does not
+/// count towards `numberOfClusters` and is unscheduled when not picked again.
+#[test]
+fn a_binding_of_an_older_policy_snapshot_is_obsolete() {
+    let newer = "
+- apiVersion: placement.kubernetes-fleet.io/v1beta1
+  kind: ClusterResourceBinding
+  metadata:
+    labels:
+      kubernetes-fleet.io/parent-CRP: web
+    name: web-smartfish-4d5e6
+  spec:
+    clusterDecision:
+      clusterName: smartfish
+      reason: 'picked by scheduling policy'
+      selected: true
+    resourceSnapshotName: web-0-snapshot
+    schedulingPolicySnapshotName: web-1
+    state: Scheduled
+    targetCluster: smartfish
+";
+    let bindings = corpus("kubectl/bindings.yaml");
+    let text = bindings
+        .text
+        .replacen("items:\n", &format!("items:{newer}"), 1);
+    assert!(text.contains("web-smartfish-4d5e6"), "the corpus changed");
+    let sources = [
+        corpus("kubectl/memberclusters.yaml"),
+        corpus("kubectl/placements.yaml"),
+        Source::new("bindings.yaml", text),
+    ];
+    let r = fleet_policy::place(&sources, &PlaceOptions::at(at("2026-03-04T12:00:00Z")));
+    assert!(r.errors.is_empty(), "{:?}", r.errors.first());
+    let web = r.placements.iter().find(|p| p.name == "web");
+    assert_eq!(
+        web.map(|p| (p.kept.clone(), p.unscheduled.clone())),
+        Some((vec!["smartfish".to_string()], vec!["bravelion".to_string()]))
+    );
+}
+
+/// A ClusterStagedUpdateRun as `kubectl get` prints it while under way: its recorded status
+/// is not read, and a warning at `status` says the run is simulated from its start (as for
+/// an Azure update run); a run that has not started gets no such warning.
+#[test]
+fn a_staged_run_recorded_under_way_says_its_status_is_not_read() {
+    let base = corpus("neighbours/kubefleet-staged-with-approval.yaml");
+    let run = "  stagedRolloutStrategyName: three-stage\n  state: Run\n";
+    let started = format!(
+        "{run}status:\n  conditions:\n  - {{type: Initialized, status: \"True\", reason: UpdateRunInitializedSuccessfully}}\n  - {{type: Progressing, status: \"True\", reason: UpdateRunStarted}}\n"
+    );
+    let warnings = |text: String| {
+        let r = fleet_policy::rollout(
+            &[Source::new("run.yaml", text)],
+            &RolloutOptions::at(at("2026-03-02T08:00:00Z")),
+        );
+        r.warnings
+            .iter()
+            .filter(|w| w.message.contains("recorded status"))
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+    };
+    assert!(base.text.contains(run), "the corpus changed");
+    assert_eq!(warnings(base.text.clone()), Vec::<String>::new());
+    assert_eq!(
+        warnings(base.text.replacen(run, &started, 1)),
+        ["warning: run.yaml:97:3: document 11 (ClusterStagedUpdateRun web-app-run), status: the run's recorded status is not read: the run is simulated from its start"]
+    );
+}
+
+/// Karpenter v1.0's CRD has no default for `spec.disruption` (v1.1 added
+/// `{consolidateAfter: 0s}`): a NodePool written without it has no budget (every reason
+/// unbounded) and no consolidateAfter (no emptiness or consolidation candidates); from v1.1
+/// the default 10% budget applies.
+#[test]
+fn a_nodepool_without_disruption_is_unbounded_under_karpenter_v1_0() {
+    let mut text = String::from(
+        "apiVersion: v1
+kind: List
+items:
+- apiVersion: karpenter.sh/v1
+  kind: NodePool
+  metadata: {name: general}
+  spec:
+    template:
+      spec:
+        nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
+        requirements: []
+",
+    );
+    for name in ["a", "b", "c"] {
+        text.push_str(&karpenter_node(name, false));
+    }
+    let run = |version: &str| {
+        let mut opts = fleet_policy::BudgetOptions::at(at("2024-03-05T12:00:00Z"));
+        opts.karpenter_version = Some(version.into());
+        json(&fleet_policy::budgets(
+            &[Source::new("pool.yaml", text.clone())],
+            &opts,
+        ))
+    };
+    let v1_0 = run("v1.0");
+    assert_eq!(v1_0["errors"], serde_json::json!([]));
+    let pool = &v1_0["nodePools"][0];
+    assert_eq!(
+        pool["allowedDisruptions"],
+        serde_json::json!({"Drifted": 2147483647, "Empty": 2147483647, "Underutilized": 2147483647})
+    );
+    let emptiness = pool["candidates"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|m| m["method"] == "Emptiness")
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(emptiness["candidates"], serde_json::json!([]));
+    let v1_1 = run("v1.1");
+    assert_eq!(
+        v1_1["nodePools"][0]["allowedDisruptions"],
+        serde_json::json!({"Drifted": 1, "Empty": 1, "Underutilized": 1})
+    );
+}

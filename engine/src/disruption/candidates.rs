@@ -349,7 +349,8 @@ impl StateNode {
                 .and_then(|a| a.get(PRICE_ANNOTATION))
                 .and_then(|p| p.parse::<f64>().ok())
                 .unwrap_or(0.0),
-            pod_cost: pods.iter().map(|p| p.cost).sum(),
+            // From 0 as Go's `cost := 0.0` (Rust's float `sum` starts at −0).
+            pod_cost: pods.iter().fold(0.0, |c, p| c + p.cost),
             resched_cost: pods
                 .iter()
                 .filter(|p| p.reschedulable)
@@ -1332,7 +1333,9 @@ fn facts(n: &StateNode, ctx: &PoolContext<'_>) -> NodeFacts {
         expired: n
             .created
             .is_some_and(|c| timing::expired(expire_after, c, ctx.at)),
-        disruption_cost: all_cost * lifetime,
+        // `+ 0.0` makes a product of −0 zero: Go's `<` takes −0 and 0 as equal, and the sort
+        // here (`total_cmp`) does not.
+        disruption_cost: all_cost * lifetime + 0.0,
         savings_ratio: n.price / (1.0 + resched_cost),
     }
 }

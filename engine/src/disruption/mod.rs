@@ -162,6 +162,8 @@ pub fn prepare(input: &Input) -> Prepared<'_> {
                 c.metadata.name = n.metadata.name.clone();
                 c.metadata.labels = n.metadata.labels.clone();
                 c.metadata.creation_timestamp = n.metadata.creation_timestamp.clone();
+                // A deleting Node's NodeClaim is deleted at once (the termination controller).
+                c.metadata.deletion_timestamp = n.metadata.deletion_timestamp.clone();
                 c.status.node_name = Some(n.metadata.name.clone());
                 implied_claims.push(c);
             }
@@ -631,9 +633,19 @@ fn evaluate_pool(
     if pool.v1beta1 {
         notes.push("karpenter.sh/v1beta1 NodePool: read with the v1 rules (expireAfter from spec.disruption, WhenUnderutilized = WhenEmptyOrUnderutilized)".into());
     }
-    let default_budgets = d.budgets.is_none();
-    let written: Vec<Budget> = d.budgets.clone().unwrap_or_else(|| vec![Budget::default()]);
-    if default_budgets {
+    // v1.0's CRD gives an absent `spec.disruption` no default (v1.1 added
+    // `{consolidateAfter: 0s}`), so its budgets' default never applies: no budget, and
+    // consolidateAfter unset (`GetAllowedDisruptionsByReason`, emptiness, consolidation).
+    let bare = !d.present && !version.at_least(1);
+    let default_budgets = d.budgets.is_none() && !bare;
+    let written: Vec<Budget> = match &d.budgets {
+        _ if bare => Vec::new(),
+        Some(b) => b.clone(),
+        None => vec![Budget::default()],
+    };
+    if bare {
+        notes.push("spec.disruption absent: Karpenter v1.0's CRD gives it no default, so no budget limits any reason (unbounded) and consolidateAfter is unset (no emptiness or consolidation)".into());
+    } else if default_budgets {
         notes.push("budgets absent: the CRD default [{nodes: \"10%\"}] applies".into());
     } else if written.is_empty() {
         diags.push(doc.warning(
@@ -739,6 +751,7 @@ fn evaluate_pool(
     // Candidates.
     let consolidate_after = match d.consolidate_after.as_ref().map(|f| f.value.as_str()) {
         Some("Never") => None,
+        None if bare => None,
         Some(s) => Some(GoDuration::parse(s).unwrap_or_default()),
         None => Some(GoDuration(0)),
     };

@@ -92,6 +92,15 @@ impl fmt::Display for Diagnostic {
             Severity::Error => "error",
             Severity::Warning => "warning",
         };
+        // Not from a document (an option such as `karpenterVersion`): no position to give.
+        if self.document == 0 && self.line == 0 {
+            return write!(
+                f,
+                "{level}: {}: {}",
+                Escaped(&self.source),
+                Escaped(&self.message)
+            );
+        }
         write!(
             f,
             "{level}: {}:{}:{}: document {}",

@@ -305,10 +305,24 @@ pub fn prepare_placements(input: &Input) -> Prepared {
     }
     // What `kubectl get clusterresourcebindings` prints: the scheduler's existing bindings.
     // Their errors are the rollout engine's to report (it reads the same documents).
+    // `classifyBindings`: a binding made for an older policy snapshot than the latest is
+    // obsolete.
+    let mut latest = Vec::new();
+    for p in &placements {
+        let name = p.placement.metadata.name.as_str();
+        if let Some(l) = input
+            .of_kind("ClusterResourceBinding")
+            .filter(|d| parent_crp(d) == Some(name))
+            .filter_map(policy_snapshot_of)
+            .fold(None, |l, n| newer_policy_snapshot(name, l, n))
+        {
+            latest.push((name, l));
+        }
+    }
     bindings.extend(
         input
             .of_kind("ClusterResourceBinding")
-            .filter_map(cluster_resource_binding),
+            .filter_map(|d| cluster_resource_binding(d, &latest)),
     );
     Prepared {
         placements,
@@ -354,9 +368,50 @@ pub(crate) fn fleet_notices(input: &Input, fleet: &Fleet, at: DateTime<Utc>) -> 
     out
 }
 
+/// The index of a policy snapshot named `<placement>-<index>` (`PolicySnapshotNameFmt`).
+fn policy_index(placement: &str, snapshot: &str) -> Option<u64> {
+    let digits = snapshot.strip_prefix(placement)?.strip_prefix('-')?;
+    // `parse` takes digits and a leading `+`, which the name format never writes.
+    digits.parse().ok().filter(|_| !digits.starts_with('+'))
+}
+
+/// The later of policy snapshots `latest` and `name` of `placement`: the one with the highest
+/// `<placement>-<index>`. Folded over the names a placement's bindings give, the latest snapshot
+/// (a dump rarely holds the snapshots themselves); bindings naming another were made for an
+/// older policy.
+pub(crate) fn newer_policy_snapshot<'a>(
+    placement: &str,
+    latest: Option<&'a str>,
+    name: &'a str,
+) -> Option<&'a str> {
+    let Some(i) = policy_index(placement, name) else {
+        return latest;
+    };
+    match latest.and_then(|l| Some((policy_index(placement, l)?, l))) {
+        Some(l) if l >= (i, name) => latest,
+        _ => Some(name),
+    }
+}
+
+/// The `kubernetes-fleet.io/parent-CRP` label of a binding.
+pub(crate) fn parent_crp(doc: &Document) -> Option<&str> {
+    doc.labels()
+        .find(|(k, _)| *k == crate::rollout::kubefleet::PARENT_CRP_LABEL)
+        .map(|(_, v)| v)
+}
+
+/// A binding's `spec.schedulingPolicySnapshotName`, when given.
+pub(crate) fn policy_snapshot_of(doc: &Document) -> Option<&str> {
+    doc.spec()
+        .and_then(|s| s.get("schedulingPolicySnapshotName"))
+        .and_then(Node::as_scalar)
+        .filter(|s| !s.is_empty())
+}
+
 /// A `ClusterResourceBinding` as an existing binding of the placement named by its
-/// `kubernetes-fleet.io/parent-CRP` label; `None` when it does not decode.
-fn cluster_resource_binding(doc: &Document) -> Option<PreparedBinding> {
+/// `kubernetes-fleet.io/parent-CRP` label (obsolete when its policy snapshot is not the
+/// placement's `latest`); `None` when it does not decode.
+fn cluster_resource_binding(doc: &Document, latest: &[(&str, &str)]) -> Option<PreparedBinding> {
     let spec = doc
         .decode_at::<crate::model::rollout::BindingSpecView>(&FieldPath::parse("spec"))
         .ok()?;
@@ -366,10 +421,12 @@ fn cluster_resource_binding(doc: &Document) -> Option<PreparedBinding> {
         Some("Unscheduled") => BindingState::Unscheduled,
         Some(_) => return None,
     };
-    let placement = doc
-        .labels()
-        .find(|(k, _)| *k == crate::rollout::kubefleet::PARENT_CRP_LABEL)
-        .map(|(_, v)| v.to_string());
+    let placement = parent_crp(doc).unwrap_or_default();
+    let snapshot = policy_snapshot_of(doc);
+    let current = snapshot.is_none()
+        || latest
+            .iter()
+            .all(|(p, l)| *p != placement || snapshot == Some(*l));
     let score = doc
         .spec()
         .and_then(|s| s.get("clusterDecision"))
@@ -391,12 +448,12 @@ fn cluster_resource_binding(doc: &Document) -> Option<PreparedBinding> {
         .and_then(Node::as_scalar)
         .is_some_and(|t| !t.is_empty());
     Some(PreparedBinding {
-        placement: Some(placement.unwrap_or_default()),
+        placement: Some(placement.to_string()),
         namespace: None,
         binding: ExistingBinding {
             cluster: spec.target_cluster,
             state,
-            current: true,
+            current,
             score,
             deleting,
         },

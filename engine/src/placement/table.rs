@@ -70,10 +70,20 @@ pub fn render(report: &PlacementReport) -> String {
                 n + 1
             );
         }
+        // A kept binding's cluster may fail a filter for new picks (a stale heartbeat): one
+        // row says both, rather than a "kept" row and a "filtered" one for the same cluster.
+        let filtered = |name: &str| p.filtered.iter().find(|f| &*f.cluster == name);
         for c in &p.kept {
+            let also = filtered(c).map_or_else(String::new, |f| {
+                format!(
+                    "; filtered for new picks: {}: {}",
+                    f.plugin,
+                    Escaped(&status::explain(&f.explanation))
+                )
+            });
             let _ = writeln!(
                 out,
-                "  {:<width$}  {:<11}  {:>8}  {:>8}  existing binding kept",
+                "  {:<width$}  {:<11}  {:>8}  {:>8}  existing binding kept{also}",
                 Escaped(c),
                 "kept",
                 "",
@@ -100,7 +110,11 @@ pub fn render(report: &PlacementReport) -> String {
                 c.topology_spread_score
             );
         }
-        for c in &p.filtered {
+        for c in p
+            .filtered
+            .iter()
+            .filter(|f| !p.kept.iter().any(|k| **k == *f.cluster))
+        {
             let _ = writeln!(
                 out,
                 "  {:<width$}  {:<11}  {:>8}  {:>8}  {}: {}",

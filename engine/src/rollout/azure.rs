@@ -587,11 +587,7 @@ pub(crate) fn rollouts(
         // The service's record of a run under way or ended is not read: the run is simulated.
         let recorded = doc.root.locate(&"properties.status.status.state".into());
         if recorded.as_scalar().is_some_and(|s| s != "NotStarted") {
-            ctx.warn(
-                doc,
-                "properties.status",
-                "the run's recorded status is not read: the run is simulated from its start",
-            );
+            ctx.recorded_status_not_read(doc, "properties.status");
         }
         if let Some(spec) = run_spec(doc, &r, az, ctx) {
             if let Some(ro) = plan_run(doc, &spec, az, opts, ctx) {

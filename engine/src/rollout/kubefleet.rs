@@ -182,16 +182,8 @@ pub(crate) fn read<'a>(
                 }
             },
         };
-        let placement = doc
-            .labels()
-            .find(|(k, _)| *k == PARENT_CRP_LABEL)
-            .map(|(_, v)| v)
-            .unwrap_or_default();
-        let policy_snapshot = doc
-            .spec()
-            .and_then(|s| s.get("schedulingPolicySnapshotName"))
-            .and_then(crate::input::Node::as_scalar)
-            .filter(|s| !s.is_empty());
+        let placement = crate::placement::parent_crp(doc).unwrap_or_default();
+        let policy_snapshot = crate::placement::policy_snapshot_of(doc);
         bindings.push(Binding {
             placement,
             name: doc.name.as_deref().unwrap_or_default(),
@@ -513,6 +505,18 @@ pub(crate) fn rollouts(
             ctx.layered(doc, "metadata.name", Layer::Crd, format!("metadata.name: Too long: the run name must be shorter than 64 characters, got {}", name.len()));
             continue;
         }
+        // The controller's record of a run that started or ended is not read either.
+        let conditions = doc.root.locate(&"status.conditions".into());
+        if conditions.as_seq().is_some_and(|cs| {
+            cs.iter().any(|c| {
+                matches!(
+                    c.get("type").and_then(crate::input::Node::as_scalar),
+                    Some("Progressing" | "Succeeded")
+                )
+            })
+        }) {
+            ctx.recorded_status_not_read(doc, "status");
+        }
         let state = match staged::validate_state_transition(None, spec.state.as_deref()) {
             Ok(s) => s,
             Err(f) => {
@@ -601,27 +605,6 @@ fn unexpected(msg: impl std::fmt::Display) -> InitError {
     ))
 }
 
-/// The index of a policy snapshot named `<placement>-<index>` (`PolicySnapshotNameFmt`).
-fn policy_index(placement: &str, snapshot: &str) -> Option<u64> {
-    let digits = snapshot.strip_prefix(placement)?.strip_prefix('-')?;
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    digits.parse().ok()
-}
-
-/// The latest policy snapshot's name: the highest `<placement>-<index>` the placement's
-/// bindings name; `None` when none names one.
-fn latest_policy_snapshot<'k>(placement: &str, kf: &'k KubeFleetInput<'_>) -> Option<&'k str> {
-    kf.bindings
-        .iter()
-        .filter(|b| b.placement == placement)
-        .filter_map(|b| b.policy_snapshot)
-        .filter_map(|n| policy_index(placement, n).map(|i| (i, n)))
-        .max()
-        .map(|(_, n)| n)
-}
-
 /// `initialize` (kubefleet `pkg/controllers/updaterun/initialization.go`), check by check in
 /// its order: the placement (`validatePlacement`), the latest policy snapshot
 /// (`determinePolicySnapshot`), the bindings (`collectScheduledClusters`), the stages
@@ -650,7 +633,14 @@ fn init_run(
     }
     // The latest policy snapshot: its Scheduled condition is the placement engine's. Unknown
     // (no binding names one), it is named as a placement's first snapshot.
-    let latest = latest_policy_snapshot(placement, kf);
+    let latest = kf
+        .bindings
+        .iter()
+        .filter(|b| b.placement == placement)
+        .filter_map(|b| b.policy_snapshot)
+        .fold(None, |l, n| {
+            crate::placement::newer_policy_snapshot(placement, l, n)
+        });
     let snapshot = latest.map_or_else(|| format!("{placement}-0"), str::to_string);
     if kf.fully_scheduled.get(placement) == Some(&false) {
         return Err(failed(format!(

@@ -174,6 +174,16 @@ impl Ctx {
         self.warnings
             .push(doc.diagnostic(Severity::Warning, &fp, message));
     }
+
+    /// A run whose recorded status shows it under way or ended is still simulated from its
+    /// start (the record is not read): a warning at `path` says so.
+    pub fn recorded_status_not_read(&mut self, doc: &Document, path: &str) {
+        self.warn(
+            doc,
+            path,
+            "the run's recorded status is not read: the run is simulated from its start",
+        );
+    }
 }
 
 /// Every kind the rollout readers take.
