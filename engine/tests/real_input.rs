@@ -41,6 +41,17 @@ fn json<T: serde::Serialize>(v: &T) -> Value {
     serde_json::to_value(v).unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// A NodePool result's candidates of disruption method `name` (`Drift`, `Emptiness`, …).
+fn method(pool: &Value, name: &str) -> Value {
+    pool["candidates"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|m| m["method"] == name)
+        .cloned()
+        .unwrap_or_default()
+}
+
 /// `(cluster, plugin or "picked", reason)` of one placement, in the result's order.
 fn outcome(p: &Value) -> Vec<(String, String)> {
     let mut out = Vec::new();
@@ -851,13 +862,7 @@ status: {phase: Running, startTime: \"2024-03-05T11:00:00Z\"}
         &[Source::new("b.yaml", text)],
         &fleet_policy::BudgetOptions::at(at("2024-03-05T12:00:00Z")),
     ));
-    let drift = r["nodePools"][0]["candidates"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .find(|m| m["method"] == "Drift")
-        .cloned()
-        .unwrap_or_default();
+    let drift = method(&r["nodePools"][0], "Drift");
     assert_eq!(
         drift["excluded"][0]["blocked"],
         serde_json::json!({"kind": "podDoNotDisrupt", "pod": "default/long", "until": "2024-03-05T13:00:00Z"})
@@ -1325,32 +1330,42 @@ fn karpenter_node(name: &str, deleting: bool) -> String {
     )
 }
 
-/// `kubectl get nodepools,nodes -o yaml` without NodeClaims: a Node being deleted counts as
-/// disrupting (its NodeClaim, which the dump leaves out, is deleted with it: the termination
-/// controller), so it is taken from every reason's allowance and is no candidate.
-#[test]
-fn a_deleting_node_of_a_dump_without_nodeclaims_counts_as_disrupting() {
-    let mut text = String::from(
+/// `kubectl get nodepools,nodes -o yaml`: NodePool `general` with `disruption` (its lines as
+/// written under `spec`), and its Nodes (name, being deleted), without NodeClaims.
+fn nodes_dump(disruption: &str, nodes: &[(&str, bool)]) -> String {
+    let mut text = format!(
         "apiVersion: v1
 kind: List
 items:
 - apiVersion: karpenter.sh/v1
   kind: NodePool
-  metadata: {name: general}
+  metadata: {{name: general}}
   spec:
-    disruption:
+{disruption}    template:
+      spec:
+        nodeClassRef: {{group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}}
+        requirements: []
+"
+    );
+    for (name, deleting) in nodes {
+        text.push_str(&karpenter_node(name, *deleting));
+    }
+    text
+}
+
+/// `kubectl get nodepools,nodes -o yaml` without NodeClaims: a Node being deleted counts as
+/// disrupting (its NodeClaim, which the dump leaves out, is deleted with it: the termination
+/// controller), so it is taken from every reason's allowance and is no candidate.
+#[test]
+fn a_deleting_node_of_a_dump_without_nodeclaims_counts_as_disrupting() {
+    let text = nodes_dump(
+        "    disruption:
       consolidationPolicy: WhenEmptyOrUnderutilized
       consolidateAfter: 0s
       budgets: [{nodes: 100%}]
-    template:
-      spec:
-        nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
-        requirements: []
 ",
+        &[("a", false), ("b", true), ("c", false), ("d", false)],
     );
-    for (name, deleting) in [("a", false), ("b", true), ("c", false), ("d", false)] {
-        text.push_str(&karpenter_node(name, deleting));
-    }
     let r = json(&fleet_policy::budgets(
         &[Source::new("nodes.yaml", text)],
         &fleet_policy::BudgetOptions::at(at("2024-03-05T12:00:00Z")),
@@ -1364,13 +1379,7 @@ items:
         pool["allowedDisruptions"],
         serde_json::json!({"Drifted": 3, "Empty": 3, "Underutilized": 3})
     );
-    let emptiness = pool["candidates"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .find(|m| m["method"] == "Emptiness")
-        .cloned()
-        .unwrap_or_default();
+    let emptiness = method(pool, "Emptiness");
     let excluded: Vec<_> = emptiness["excluded"]
         .as_array()
         .into_iter()
@@ -1457,23 +1466,7 @@ fn a_staged_run_recorded_under_way_says_its_status_is_not_read() {
 /// the default 10% budget applies.
 #[test]
 fn a_nodepool_without_disruption_is_unbounded_under_karpenter_v1_0() {
-    let mut text = String::from(
-        "apiVersion: v1
-kind: List
-items:
-- apiVersion: karpenter.sh/v1
-  kind: NodePool
-  metadata: {name: general}
-  spec:
-    template:
-      spec:
-        nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
-        requirements: []
-",
-    );
-    for name in ["a", "b", "c"] {
-        text.push_str(&karpenter_node(name, false));
-    }
+    let text = nodes_dump("", &[("a", false), ("b", false), ("c", false)]);
     let run = |version: &str| {
         let mut opts = fleet_policy::BudgetOptions::at(at("2024-03-05T12:00:00Z"));
         opts.karpenter_version = Some(version.into());
@@ -1489,13 +1482,7 @@ items:
         pool["allowedDisruptions"],
         serde_json::json!({"Drifted": 2147483647, "Empty": 2147483647, "Underutilized": 2147483647})
     );
-    let emptiness = pool["candidates"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .find(|m| m["method"] == "Emptiness")
-        .cloned()
-        .unwrap_or_default();
+    let emptiness = method(pool, "Emptiness");
     assert_eq!(emptiness["candidates"], serde_json::json!([]));
     let v1_1 = run("v1.1");
     assert_eq!(
