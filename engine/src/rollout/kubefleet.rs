@@ -233,16 +233,10 @@ pub(crate) fn read<'a>(
     let approvals = input
         .of_kind("ClusterApprovalRequest")
         .filter_map(|doc| {
-            let approved = doc
-                .root
-                .get("status")
-                .and_then(|s| s.get("conditions"))
-                .and_then(crate::input::Node::as_seq)?
-                .iter()
-                .find(|c| {
-                    c.get("type").and_then(crate::input::Node::as_scalar) == Some("Approved")
-                        && c.get("status").and_then(crate::input::Node::as_scalar) == Some("True")
-                })?;
+            let approved = status_conditions(doc).iter().find(|c| {
+                c.get("type").and_then(crate::input::Node::as_scalar) == Some("Approved")
+                    && c.get("status").and_then(crate::input::Node::as_scalar) == Some("True")
+            })?;
             let at = approved
                 .get("lastTransitionTime")
                 .and_then(crate::input::Node::as_scalar)
@@ -506,14 +500,11 @@ pub(crate) fn rollouts(
             continue;
         }
         // The controller's record of a run that started or ended is not read either.
-        let conditions = doc.root.locate(&"status.conditions".into());
-        if conditions.as_seq().is_some_and(|cs| {
-            cs.iter().any(|c| {
-                matches!(
-                    c.get("type").and_then(crate::input::Node::as_scalar),
-                    Some("Progressing" | "Succeeded")
-                )
-            })
+        if status_conditions(doc).iter().any(|c| {
+            matches!(
+                c.get("type").and_then(crate::input::Node::as_scalar),
+                Some("Progressing" | "Succeeded")
+            )
         }) {
             ctx.recorded_status_not_read(doc, "status");
         }
@@ -603,6 +594,15 @@ fn unexpected(msg: impl std::fmt::Display) -> InitError {
     failed(format!(
         "unexpected behavior which cannot be handled by the controller: {msg}"
     ))
+}
+
+/// A manifest's `status.conditions` as written (none when absent or not a list).
+fn status_conditions(doc: &Document) -> &[crate::input::Node] {
+    doc.root
+        .get("status")
+        .and_then(|s| s.get("conditions"))
+        .and_then(crate::input::Node::as_seq)
+        .unwrap_or_default()
 }
 
 /// `initialize` (kubefleet `pkg/controllers/updaterun/initialization.go`), check by check in
