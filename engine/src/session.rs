@@ -24,14 +24,14 @@ type Eligibility = (DateTime<Utc>, Timeouts);
 
 /// What a piece is: a whole document, or one item of a list document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
+pub(crate) enum Kind {
     Chunk,
     Item(usize, Form),
 }
 
 /// How a list's items are written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Form {
+pub(crate) enum Form {
     /// Block YAML (`kubectl get -o yaml`): each item from its `-` line at column 0.
     Yaml,
     /// JSON (`kubectl get -o json`): each item from its `{` line to its `}` line, followed by
@@ -128,7 +128,7 @@ impl Cursor {
 
 /// Moves everything of `from` to the end of `to` (no cap: the session reads incrementally only
 /// while the input stays under [`MAX_DIAGNOSTICS`]).
-fn append(to: &mut Input, from: Input) {
+pub(crate) fn append(to: &mut Input, from: Input) {
     to.documents.extend(from.documents);
     to.diagnostics.extend(from.diagnostics);
     to.ignored.extend(from.ignored);
@@ -138,11 +138,11 @@ fn append(to: &mut Input, from: Input) {
 }
 
 /// A piece to read: its range, first line and what it is.
-struct Planned<'a> {
-    text: &'a str,
-    start: usize,
-    first_line: u32,
-    kind: Kind,
+pub(crate) struct Planned<'a> {
+    pub(crate) text: &'a str,
+    pub(crate) start: usize,
+    pub(crate) first_line: u32,
+    pub(crate) kind: Kind,
 }
 
 /// The document chunks of a source and, for a chunk that is a `kind: List` as kubectl prints
@@ -377,7 +377,7 @@ fn lines(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
 
 /// Whether a list's frame (every line but its items) reads as a list that yields its items
 /// and nothing else, as it does when the whole list is read.
-fn frame_is_list(frame: &str, first_line: u32) -> bool {
+pub(crate) fn frame_is_list(frame: &str, first_line: u32) -> bool {
     if crate::input::stream::forbidden_char(frame, first_line).is_some() {
         return false;
     }
@@ -399,7 +399,7 @@ fn frame_is_list(frame: &str, first_line: u32) -> bool {
 
 /// Reads one list item on its own: `None` when it does not read cleanly as one item (the
 /// list is then read whole, which reports what is wrong as reading it whole does).
-fn read_item(source: &str, index: usize, p: &Planned) -> Option<Input> {
+pub(crate) fn read_item(source: &str, index: usize, p: &Planned) -> Option<Input> {
     let Kind::Item(item, form) = p.kind else {
         return None;
     };
@@ -894,7 +894,7 @@ impl Session {
 
     /// Whether an input read in pieces is what reading it whole gives: nothing of it depends
     /// on the other pieces.
-    fn pieces_hold(input: &Input) -> bool {
+    pub(crate) fn pieces_hold(input: &Input) -> bool {
         input.diagnostics.len() < MAX_DIAGNOSTICS
             && input.azure_clusters.is_empty()
             && input.azure_maintenance.is_empty()

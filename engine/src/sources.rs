@@ -2,7 +2,10 @@
 //! `diff`). Folders are searched recursively for `*.yaml` / `*.yml`, in name order, so a
 //! run reads the same documents in the same order on every machine.
 
-use crate::input::{Diagnostic, Severity, Source, Span};
+use crate::input::documents::is_marker;
+use crate::input::documents::{Read, MAX_INPUT_BYTES};
+use crate::input::{Diagnostic, Input, Severity, Source, Span};
+use crate::session::{append, frame_is_list, read_item, Form, Kind, Planned, Session};
 use std::path::{Path, PathBuf};
 
 /// The YAML files under `path` (itself when it is a file), sorted.
@@ -130,4 +133,519 @@ pub fn read_paths<P: AsRef<Path>>(paths: &[P]) -> Result<Vec<Source>, String> {
         }
     }
     Ok(out)
+}
+
+/// The command line's files (`-` is standard input) read into one input: what [`Input::parse`]
+/// gives for their texts, in order, with the files that are not text refused at the end. A
+/// file that is one `kind: List` is read item by item ([`read_list`]). Also returns each
+/// file's leading comment lines (where an example's `# at:` line is).
+pub fn read_files(files: &[String]) -> Result<(Input, Vec<Source>), String> {
+    use std::io::Read as _;
+    // Past the size limit (or with standard input, of unknown size) every file is read whole,
+    // and the whole reader reports the limit.
+    let stdin = files.iter().any(|f| f == "-");
+    let size: u64 = files
+        .iter()
+        .map(|f| std::fs::metadata(f).map_or(0, |m| m.len()))
+        .fold(0, u64::saturating_add);
+    let itemwise = !stdin && size <= MAX_INPUT_BYTES as u64;
+    let mut read = Vec::new();
+    let mut texts = Vec::new();
+    let mut refused = Vec::new();
+    for f in files {
+        if itemwise {
+            if let Some((items, frame)) = read_list(f, Path::new(f)) {
+                let bytes = std::fs::metadata(f).map_or(0, |m| m.len());
+                read.push(Read::Items {
+                    name: f.clone(),
+                    bytes: usize::try_from(bytes).unwrap_or(usize::MAX),
+                    read: items,
+                });
+                texts.push(Source::new(f, leading_comments(&frame)));
+                continue;
+            }
+        }
+        let bytes = if f == "-" {
+            let mut b = Vec::new();
+            std::io::stdin().read_to_end(&mut b).map(|_| b)
+        } else {
+            std::fs::read(f)
+        }
+        .map_err(|e| format!("cannot read {f}: {e}"))?;
+        match decode(f, bytes) {
+            Ok(s) => {
+                texts.push(Source::new(f, leading_comments(&s.text)));
+                read.push(Read::Text(s));
+            }
+            Err(d) => refused.push(d),
+        }
+    }
+    let mut input = Input::parse_read(read);
+    for d in refused {
+        input.diagnose(d);
+    }
+    Ok((input, texts))
+}
+
+/// The comment lines a text starts with.
+fn leading_comments(text: &str) -> String {
+    text.split_inclusive('\n')
+        .take_while(|l| l.starts_with('#'))
+        .collect()
+}
+
+/// Reads a file that is one `kind: List` as kubectl prints it (`-o yaml`: items at column 0;
+/// `-o json`: each item on lines of its own) item by item, as the playground's session reads
+/// such a list, so that only a few items' text is held at a time: reading a dump then takes
+/// the memory of its tree, not of its text as well (the text of a 50,000-cluster dump is
+/// 138 MB beside a 300 MB tree). The input is what [`Input::parse`] gives for the file.
+///
+/// Returns the input and the list's frame (the file without its items, whose leading lines
+/// are the file's). `None` when the file is not such a list, or anything in it does not read
+/// cleanly on its own: it is then to be read whole, which reports what is wrong.
+pub fn read_list(name: &str, path: &Path) -> Option<(Input, String)> {
+    read_list_from(name, std::fs::File::open(path).ok()?)
+}
+
+/// [`read_list`] from any reader.
+pub(crate) fn read_list_from(name: &str, r: impl std::io::Read) -> Option<(Input, String)> {
+    let mut list = List {
+        name,
+        w: Window {
+            r,
+            buf: Vec::new(),
+            scan: 0,
+            mark: 0,
+            number: 0,
+            eof: false,
+        },
+        frame: String::new(),
+        input: Input::default(),
+    };
+    // Blank lines may come first; the first other character tells JSON (as the whole reader
+    // tells it) from YAML.
+    let (json, mut l) = loop {
+        let l = list.head_line()?;
+        // A byte order mark is stripped when the file is read whole: read such a file whole.
+        if l.starts_with('\u{feff}') {
+            return None;
+        }
+        let body = l.trim_start_matches([' ', '\t', '\r', '\n']);
+        // `#` first is a YAML comment, and no JSON.
+        if !body.is_empty() {
+            break (body.starts_with(['{', '[']), l);
+        }
+    };
+    // The frame up to the line that opens the items.
+    loop {
+        let line = l.trim_end_matches('\n');
+        if json && line.trim_start_matches(' ') == "\"items\": [" {
+            break;
+        }
+        if !json && line == "items:" {
+            break;
+        }
+        // Directives apply to the whole document: such a list is read whole.
+        if !json && l.starts_with('%') {
+            return None;
+        }
+        l = list.head_line()?;
+    }
+    if json {
+        // The frame has `null` for the array.
+        let open = list.frame.len() - (l.len() - l.trim_end_matches('\n').len()) - 1;
+        list.frame.truncate(open);
+        list.frame.push_str("null");
+        list.json_items()?;
+    } else {
+        list.yaml_items()?;
+    }
+    let List { frame, input, .. } = list;
+    (frame_is_list(&frame, 1) && Session::pieces_hold(&input)).then_some((input, frame))
+}
+
+/// How much of a file is read at a time.
+const READ: u64 = 1 << 20;
+
+/// A file read a block at a time and taken line by line, keeping the bytes from `mark` on
+/// (the item being read) and dropping the rest as more is read.
+struct Window<R> {
+    r: R,
+    buf: Vec<u8>,
+    /// Where the next line starts in `buf`.
+    scan: usize,
+    /// Where the bytes still wanted start in `buf`.
+    mark: usize,
+    /// 1-based number of the last line taken.
+    number: u32,
+    eof: bool,
+}
+
+impl<R: std::io::Read> Window<R> {
+    /// The next line (with its line feed) as a range of `buf`, and its number; `Some(None)` at
+    /// the end of the file. `None` for what the whole reader reads otherwise: a document
+    /// marker (more than one document), and for a read error.
+    fn next(&mut self) -> Option<Option<(u32, std::ops::Range<usize>)>> {
+        // Where the search goes on: bytes searched already are not searched again (a line of
+        // 100 MB is read in a hundred blocks).
+        let mut from = self.scan;
+        let end = loop {
+            if let Some(i) = memchr::memchr(b'\n', &self.buf[from..]) {
+                break from + i + 1;
+            }
+            if self.eof {
+                if self.scan == self.buf.len() {
+                    return Some(None);
+                }
+                break self.buf.len();
+            }
+            from = self.buf.len() - self.mark;
+            self.buf.drain(..self.mark);
+            self.scan -= self.mark;
+            self.mark = 0;
+            let read = std::io::Read::read_to_end(
+                &mut std::io::Read::take(&mut self.r, READ),
+                &mut self.buf,
+            )
+            .ok()?;
+            self.eof = read == 0;
+        };
+        let start = std::mem::replace(&mut self.scan, end);
+        self.number = self.number.checked_add(1)?;
+        let line = &self.buf[..end];
+        if is_marker(line, start, b"---", false) || is_marker(line, start, b"...", true) {
+            return None;
+        }
+        Some(Some((self.number, start..end)))
+    }
+
+    /// The text of a range of `buf` (`None` when it is not UTF-8).
+    fn text(&self, range: std::ops::Range<usize>) -> Option<&str> {
+        std::str::from_utf8(self.buf.get(range)?).ok()
+    }
+}
+
+/// A list file being read: its items into `input`, the rest into `frame`.
+struct List<'n, R> {
+    name: &'n str,
+    w: Window<R>,
+    frame: String,
+    input: Input,
+}
+
+impl<R: std::io::Read> List<'_, R> {
+    /// The next line, added to the frame.
+    fn head_line(&mut self) -> Option<String> {
+        let (_, l) = self.w.next()??;
+        let l = self.w.text(l)?.to_string();
+        self.frame.push_str(&l);
+        self.w.mark = self.w.scan;
+        Some(l)
+    }
+
+    /// The rest of the file, added to the frame.
+    fn rest(&mut self) -> Option<()> {
+        self.w.mark = self.w.scan;
+        while let Some((_, l)) = self.w.next()? {
+            self.frame.push_str(self.w.text(l)?);
+        }
+        Some(())
+    }
+
+    /// Reads `range` of the window, an item of the list that is the file's first document;
+    /// `None` when it does not read cleanly on its own.
+    fn item(&mut self, range: std::ops::Range<usize>, first_line: u32, kind: Kind) -> Option<()> {
+        let planned = Planned {
+            text: self.w.text(range)?,
+            start: 0,
+            first_line,
+            kind,
+        };
+        append(&mut self.input, read_item(self.name, 1, &planned)?);
+        Some(())
+    }
+
+    /// The items of a block YAML list, split as the session splits them: an item runs from its
+    /// `- ` line at column 0 to the next one, or to the first line at column 0 that is none of
+    /// an item's (`kind: List`, `metadata:`), where the rest of the frame starts.
+    fn yaml_items(&mut self) -> Option<()> {
+        let is_dash = |l: &[u8]| l.starts_with(b"- ") || l.trim_ascii_end() == b"-";
+        let (mut item_line, first) = self.w.next()??;
+        if !is_dash(&self.w.buf[first.clone()]) {
+            return None;
+        }
+        self.w.mark = first.start;
+        let mut count = 0;
+        // Where the item read so far ends.
+        let mut end = first.end;
+        let mut tail = None;
+        while let Some((n, range)) = self.w.next()? {
+            let l = &self.w.buf[range.clone()];
+            // Most lines of an item are indented: inside, and no item's start.
+            if l.first() == Some(&b' ') {
+                end = range.end;
+                continue;
+            }
+            let dash = is_dash(l);
+            if !(dash
+                || l.starts_with(b"\t")
+                || l.starts_with(b"#")
+                || self.w.text(range.clone())?.trim().is_empty())
+            {
+                tail = Some(range);
+                break;
+            }
+            if dash {
+                let start = self.w.mark;
+                self.item(start..range.start, item_line, Kind::Item(count, Form::Yaml))?;
+                count += 1;
+                (self.w.mark, item_line) = (range.start, n);
+            }
+            end = range.end;
+        }
+        let start = self.w.mark;
+        self.item(start..end, item_line, Kind::Item(count, Form::Yaml))?;
+        if let Some(tail) = tail {
+            let tail = self.w.text(tail)?.to_string();
+            self.frame.push_str(&tail);
+        }
+        self.rest()
+    }
+
+    /// The items of a JSON list as `kubectl get -o json` prints it, split as the session
+    /// splits them: the array opened at the end of the last line (`"items": [`), each item
+    /// runs from a `{` line to a `}` or `},` line at one indentation, and the array closes
+    /// on the next line, where the rest of the frame starts.
+    fn json_items(&mut self) -> Option<()> {
+        let mut indent = None;
+        let mut item: Option<u32> = None;
+        let mut last = false;
+        let mut count = 0;
+        loop {
+            let (n, range) = self.w.next()??;
+            let l = &self.w.buf[range.clone()];
+            // Inside an item, only a line as long as its closing one (`}`, `},`, a line feed)
+            // can close it: the others are passed over without looking into them.
+            if let (Some(_), Some(i)) = (item, indent) {
+                if !(i + 1..=i + 3).contains(&l.len()) {
+                    continue;
+                }
+            }
+            // The indentation (spaces) and the rest of the line, without its line feed.
+            let pad = l.iter().take_while(|&&c| c == b' ').count();
+            let body = l[pad..].strip_suffix(b"\n").unwrap_or(&l[pad..]);
+            match item {
+                Some(first_line) => {
+                    if Some(pad) == indent && (body == b"}" || body == b"},") {
+                        last = body == b"}";
+                        let start = self.w.mark;
+                        let kind = Kind::Item(count, Form::Json { last });
+                        self.item(start..range.end, first_line, kind)?;
+                        count += 1;
+                        item = None;
+                    }
+                }
+                None if !last && body == b"{" && indent.is_none_or(|i| i == pad) => {
+                    indent = Some(pad);
+                    item = Some(n);
+                    self.w.mark = range.start;
+                }
+                None if last && body.starts_with(b"]") => {
+                    let tail = self.w.text(range.start + pad + 1..range.end)?.to_string();
+                    self.frame.push_str(&tail);
+                    break;
+                }
+                None => return None,
+            }
+        }
+        self.rest()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn corpus(path: &str) -> String {
+        let file = format!("{}/tests/corpus/{path}", env!("CARGO_MANIFEST_DIR"));
+        std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{file}: {e}"))
+    }
+
+    /// `text` read item by item, when it is: then it must be what reading it whole gives,
+    /// documents, errors (with their line:column) and all.
+    fn itemwise(name: &str, text: &str) -> Option<(Input, String)> {
+        let read = read_list_from(name, text.as_bytes());
+        if let Some((input, _)) = &read {
+            assert_eq!(
+                input,
+                &Input::parse(&[Source::new(name, text)]),
+                "{name} read item by item differs from read whole:\n{text}"
+            );
+        }
+        read
+    }
+
+    const LISTS: [&str; 4] = [
+        "kubectl/memberclusters.yaml",
+        "kubectl/memberclusters.json",
+        "kubectl/bindings.yaml",
+        "kubectl/crp-list.yaml",
+    ];
+
+    #[test]
+    fn kubectl_lists_are_read_item_by_item_as_they_read_whole() {
+        for path in LISTS {
+            let text = corpus(path);
+            let Some((input, frame)) = itemwise(path, &text) else {
+                panic!("{path} is read item by item");
+            };
+            assert!(!input.documents.is_empty(), "{path}");
+            assert!(
+                input
+                    .documents
+                    .iter()
+                    .enumerate()
+                    .all(|(i, d)| d.item == Some(i)),
+                "{path}: the items in order"
+            );
+            // The frame is the list without its items.
+            assert!(frame.contains("kind") && frame.contains("List"), "{frame}");
+            assert!(frame.len() < 300, "{path}: {frame}");
+        }
+    }
+
+    /// Items with errors read on their own as they read in the list: the same errors at the
+    /// same places; so do comments and blank lines between items.
+    #[test]
+    fn errors_comments_and_blank_lines_in_items_read_as_in_the_whole_list() {
+        let list = corpus("kubectl/memberclusters.yaml");
+        // Between the first item and the second, and the second and the third; and an item
+        // that is no manifest.
+        let at = list.find("\n- apiVersion").unwrap_or_default() + 1;
+        let rest = list[at..]
+            .replacen("\n- apiVersion", "\n# a comment\n\n- apiVersion", 2)
+            .replacen("\n- apiVersion", "\n- 42\n- apiVersion", 1);
+        let text = format!("{}{rest}", &list[..at]);
+        assert_eq!(text.matches("# a comment").count(), 2);
+        let Some((input, _)) = itemwise("m.yaml", &text) else {
+            panic!("read item by item");
+        };
+        let errors: Vec<String> = input.diagnostics.iter().map(|d| d.to_string()).collect();
+        assert_eq!(
+            errors,
+            ["error: m.yaml:89:3: document 1 item 1: a manifest must be a mapping with apiVersion, kind and metadata"]
+        );
+        let json = corpus("kubectl/memberclusters.json").replacen("\"name\":", "\"nam\":", 1);
+        assert!(itemwise("m.json", &json).is_some());
+    }
+
+    /// Whatever is not a list as kubectl prints it, or does not read cleanly item by item, is
+    /// left to the whole reader: cut anywhere, or with a line added anywhere, a list is read
+    /// item by item only where that gives what reading it whole gives.
+    #[test]
+    fn what_does_not_read_item_by_item_is_left_to_the_whole_reader() {
+        let extras = [
+            "---\n",
+            "...\n",
+            "%YAML 1.1\n",
+            "# c\n",
+            "\n",
+            "\t\n",
+            "- \n",
+            "-\n",
+            "x: 1\n",
+            "  y: [\n",
+            "items:\n",
+            "]\n",
+            "{\n",
+            "},\n",
+            "}\n",
+            "\u{feff}",
+            "\r\n",
+            "  - a\n",
+            "- apiVersion: v1\n  kind: List\n  items: []\n",
+            "kind: List\n",
+        ];
+        let (mut itemwise_read, mut left) = (0, 0);
+        for path in [
+            "kubectl/memberclusters.yaml",
+            "kubectl/memberclusters.json",
+            "kubectl/bindings.yaml",
+        ] {
+            let text = corpus(path);
+            let mut cuts: Vec<usize> = (0..text.len()).step_by(97).collect();
+            cuts.push(text.len() - 1);
+            for cut in cuts.into_iter().filter(|&c| text.is_char_boundary(c)) {
+                match itemwise(path, &text[..cut]) {
+                    Some(_) => itemwise_read += 1,
+                    None => left += 1,
+                }
+            }
+            let lines: Vec<&str> = text.split_inclusive('\n').collect();
+            for extra in extras {
+                for at in (0..=lines.len()).step_by(7) {
+                    let t = format!("{}{extra}{}", lines[..at].concat(), lines[at..].concat());
+                    match itemwise(path, &t) {
+                        Some(_) => itemwise_read += 1,
+                        None => left += 1,
+                    }
+                }
+            }
+        }
+        // Both ways are taken.
+        assert!(itemwise_read > 100 && left > 100, "{itemwise_read} {left}");
+    }
+
+    #[test]
+    fn documents_that_are_not_one_list_are_left_to_the_whole_reader() {
+        let list = corpus("kubectl/memberclusters.yaml");
+        for text in [
+            String::new(),
+            "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: a\n".to_string(),
+            format!("{list}---\n{list}"),
+            format!("apiVersion: v1\nkind: Namespace\n---\n{list}"),
+            list.replace('\n', "\r"),
+        ] {
+            assert!(itemwise("t.yaml", &text).is_none(), "{text}");
+        }
+    }
+
+    /// The command line's files: a list read item by item between files read whole gives the
+    /// input of reading them all whole, in order; its leading comment lines are kept.
+    #[test]
+    fn files_read_item_by_item_and_whole_make_one_input_in_order() {
+        let dir =
+            std::env::temp_dir().join(format!("fleet-policy-read-files-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{e}"));
+        let list = format!(
+            "# at: 2026-03-04T12:00:00Z\n{}",
+            corpus("kubectl/memberclusters.yaml")
+        );
+        let texts = [
+            ("a.yaml", corpus("kubectl/placements.yaml")),
+            ("b.yaml", list),
+            ("c.json", corpus("kubectl/memberclusters.json")),
+        ];
+        let mut files = Vec::new();
+        for (name, text) in &texts {
+            let path = dir.join(name);
+            std::fs::write(&path, text).unwrap_or_else(|e| panic!("{e}"));
+            files.push(path.display().to_string());
+        }
+        // The list with its comment line is read item by item; the others are no lists.
+        let itemwise: Vec<bool> = files
+            .iter()
+            .map(|f| read_list(f, Path::new(f)).is_some())
+            .collect();
+        assert_eq!(itemwise, [false, true, true]);
+        let (input, leading) = read_files(&files).unwrap_or_else(|e| panic!("{e}"));
+        let sources: Vec<Source> = files
+            .iter()
+            .zip(&texts)
+            .map(|(f, (_, t))| Source::new(f, t.as_str()))
+            .collect();
+        assert_eq!(input, Input::parse(&sources));
+        assert_eq!(leading[1].text, "# at: 2026-03-04T12:00:00Z\n");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

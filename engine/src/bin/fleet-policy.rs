@@ -179,29 +179,6 @@ fn run_diff(a: DiffArgs) -> Result<ExitCode, String> {
     Ok(ExitCode::from(u8::from(!changes.is_empty())))
 }
 
-/// The files as sources, and an error for each file that is not text (UTF-8, or UTF-16 with
-/// a byte order mark): located, and the other files still evaluated. A file that cannot be
-/// read at all is a usage error.
-fn read_sources(files: &[String]) -> Result<(Vec<Source>, Vec<Diagnostic>), String> {
-    use std::io::Read;
-    let mut sources = Vec::new();
-    let mut refused = Vec::new();
-    for f in files {
-        let bytes = if f == "-" {
-            let mut b = Vec::new();
-            std::io::stdin().read_to_end(&mut b).map(|_| b)
-        } else {
-            std::fs::read(f)
-        }
-        .map_err(|e| format!("cannot read {f}: {e}"))?;
-        match fleet_policy::sources::decode(f, bytes) {
-            Ok(s) => sources.push(s),
-            Err(d) => refused.push(d),
-        }
-    }
-    Ok((sources, refused))
-}
-
 /// The keys `--set` takes for one engine's options (`at` has its own flag).
 fn options_keys<T: serde::de::DeserializeOwned>() -> Vec<&'static str> {
     fleet_policy::report::option_keys::<T>()
@@ -235,11 +212,7 @@ fn prepare(
     common: &Common,
     extra: &[(&str, Option<&String>)],
 ) -> Result<(&'static Input, SetOptions), String> {
-    let (sources, refused) = read_sources(&common.files)?;
-    let mut input = Input::parse(&sources);
-    for d in refused {
-        input.diagnose(d);
-    }
+    let (input, sources) = fleet_policy::sources::read_files(&common.files)?;
     // The process ends right after the command: freeing the tree (millions of nodes for a
     // large dump, a tenth of the whole run) would only cost time.
     let input: &'static Input = Box::leak(Box::new(input));

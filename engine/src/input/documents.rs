@@ -342,6 +342,22 @@ pub struct Input {
     pub own: Vec<Document>,
 }
 
+/// A source for [`Input::parse_read`]: a text, or what reading a text item by item gave.
+#[derive(Debug)]
+pub enum Read {
+    /// A text to read.
+    Text(Source),
+    /// A source already read: its name, its size in bytes and what reading it gave.
+    Items {
+        /// The source's name.
+        name: String,
+        /// The length of its text.
+        bytes: usize,
+        /// What reading it gave.
+        read: Input,
+    },
+}
+
 /// Where an [`Input`] ended, for [`Input::truncate`].
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Mark {
@@ -371,24 +387,56 @@ impl Input {
         let mut input = Input::default();
         let mut total = 0usize;
         for source in sources {
-            total = total.saturating_add(source.text.len());
-            if total > MAX_INPUT_BYTES {
-                input.diagnose(Diagnostic::in_source(
-                    Severity::Error,
-                    &source.name,
-                    0,
-                    Span::default(),
-                    format!(
-                        "not read: the input exceeds {} MiB (about 90,000 clusters as kubectl prints them); split it",
-                        MAX_INPUT_BYTES >> 20
-                    ),
-                ));
-                continue;
+            if input.within_limit(&source.name, source.text.len(), &mut total) {
+                read_source(source, &mut input);
             }
-            read_source(source, &mut input);
         }
         input.join_azure();
         input
+    }
+
+    /// [`Input::parse`] of sources of which some were read already, item by item (a file that
+    /// is one `kind: List`, see [`crate::sources::read_list`]): the input reading them all as
+    /// texts, in this order, gives.
+    pub fn parse_read(sources: Vec<Read>) -> Input {
+        let mut input = Input::default();
+        let mut total = 0usize;
+        for source in sources {
+            match source {
+                Read::Text(source) => {
+                    if input.within_limit(&source.name, source.text.len(), &mut total) {
+                        read_source(&source, &mut input);
+                    }
+                }
+                Read::Items { name, bytes, read } => {
+                    if input.within_limit(&name, bytes, &mut total) {
+                        input.merge(read);
+                    }
+                }
+            }
+        }
+        input.join_azure();
+        input
+    }
+
+    /// Whether a source of `bytes` more keeps the input within [`MAX_INPUT_BYTES`]; if not,
+    /// the error saying so.
+    fn within_limit(&mut self, name: &str, bytes: usize, total: &mut usize) -> bool {
+        *total = total.saturating_add(bytes);
+        if *total <= MAX_INPUT_BYTES {
+            return true;
+        }
+        self.diagnose(Diagnostic::in_source(
+            Severity::Error,
+            name,
+            0,
+            Span::default(),
+            format!(
+                "not read: the input exceeds {} MiB (about 90,000 clusters as kubectl prints them); split it",
+                MAX_INPUT_BYTES >> 20
+            ),
+        ));
+        false
     }
 
     /// Reads one YAML string named `input`.
@@ -447,6 +495,13 @@ impl Input {
     /// Adds another input read separately (another editor), as if both were read together:
     /// documents, findings, neighbouring kinds, and AKS facts joined across both.
     pub fn append(&mut self, other: Input) {
+        self.merge(other);
+        self.join_azure();
+    }
+
+    /// Adds what `other` read after what this input read, as reading on would have added it
+    /// (its findings one by one, under the cap).
+    fn merge(&mut self, other: Input) {
         self.documents.extend(other.documents);
         for d in other.diagnostics {
             self.diagnose(d);
@@ -457,7 +512,6 @@ impl Input {
         self.own.extend(other.own);
         self.azure_clusters.extend(other.azure_clusters);
         self.azure_maintenance.extend(other.azure_maintenance);
-        self.join_azure();
     }
 
     /// Gives each FleetMember without `cluster` facts those of the AKS cluster (and its

@@ -40,7 +40,9 @@ impl std::error::Error for QuantityError {}
 /// A parsed quantity: an exact decimal plus the float the scheduler would derive from it.
 #[derive(Debug, Clone)]
 pub struct Quantity {
-    text: String,
+    /// As written: inline, without an allocation, as quantities nearly always are short (a
+    /// fleet has several per cluster).
+    text: compact_str::CompactString,
     neg: bool,
     /// Significant digits (values 0-9), no leading or trailing zeros; empty for zero.
     digits: Box<[u8]>,
@@ -116,7 +118,7 @@ impl Quantity {
         let _ = rounded_up;
         let (digits, exp) = normalize(le, e10);
         let mut q = Quantity {
-            text: text.to_string(),
+            text: text.into(),
             neg: !parts.positive && !digits.is_empty(),
             digits,
             exp,
@@ -163,7 +165,7 @@ impl Quantity {
 
     fn zero(text: &str) -> Quantity {
         Quantity {
-            text: text.to_string(),
+            text: text.into(),
             neg: false,
             digits: Box::new([]),
             exp: 0,
@@ -175,7 +177,7 @@ impl Quantity {
         let le: Vec<u8> = s.bytes().rev().map(|b| b - b'0').collect();
         let (digits, exp) = normalize(le, 0);
         Quantity {
-            text: s.to_string(),
+            text: s.into(),
             neg: false,
             digits,
             exp,

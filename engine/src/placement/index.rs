@@ -127,9 +127,6 @@ fn intern(map: &mut FxHashMap<String, usize>, s: &str) -> u32 {
     id as u32
 }
 
-/// A value seen while building: property id, its text slot (None: not a quantity), float.
-type RawCell = (u32, Option<usize>, f64);
-
 /// Distinct values of one property while building: text → slot, and the value per slot.
 #[derive(Default)]
 struct Distinct<'a> {
@@ -153,16 +150,24 @@ impl FleetIndex {
         // Taint ids by (key, value, effect).
         let mut taint_id: FxHashMap<[&str; 3], usize> = FxHashMap::default();
         let mut distinct: Vec<Distinct> = Vec::new();
-        let mut raw: Vec<RawCell> = Vec::new();
+        // Cells are written at their final place, with their text slot for a rank until the
+        // ranks are known (a second list of them was a third of the index's memory).
+        let cells: usize = clusters
+            .iter()
+            .map(|c| {
+                c.properties.len() + c.capacity.len() + c.allocatable.len() + c.available.len()
+            })
+            .sum();
+        ix.cells = Vec::with_capacity(cells);
         for c in clusters {
             let pairs = ix.label_ids(c);
             ix.label_pairs.extend(pairs);
             ix.label_start.push(ix.label_pairs.len() as u32);
 
-            let start = raw.len();
+            let start = ix.cells.len();
             for (name, e) in &c.properties {
                 let q = e.parsed.as_ref().ok();
-                ix.add_cell(&mut distinct, &mut raw, Space::Properties, name, q);
+                ix.add_cell(&mut distinct, Space::Properties, name, q);
             }
             for (space, map) in [
                 (CapacityType::Total, &c.capacity),
@@ -170,19 +175,13 @@ impl FleetIndex {
                 (CapacityType::Available, &c.available),
             ] {
                 for (name, q) in map {
-                    ix.add_cell(
-                        &mut distinct,
-                        &mut raw,
-                        Space::Usage(space),
-                        name,
-                        Some(&q.0),
-                    );
+                    ix.add_cell(&mut distinct, Space::Usage(space), name, Some(&q.0));
                 }
             }
-            if let Some(s) = raw.get_mut(start..) {
+            if let Some(s) = ix.cells.get_mut(start..) {
                 s.sort_unstable_by_key(|c| c.0);
             }
-            ix.cell_start.push(raw.len() as u32);
+            ix.cell_start.push(ix.cells.len() as u32);
 
             for t in &c.taints {
                 let key = [t.key.as_str(), t.value.as_str(), t.effect.as_str()];
@@ -227,16 +226,12 @@ impl FleetIndex {
             ix.texts
                 .push(d.values.iter().map(|q| q.as_str().to_string()).collect());
         }
-        ix.cells = raw
-            .into_iter()
-            .map(|(id, slot, approx)| {
-                let rank = slot
-                    .and_then(|s| rank_of.get(id as usize)?.get(s).copied())
-                    .unwrap_or(UNPARSABLE);
-                let text = slot.map_or(u32::MAX, |s| s as u32);
-                (id, Cell { rank, text, approx })
-            })
-            .collect();
+        for (id, cell) in &mut ix.cells {
+            cell.rank = rank_of
+                .get(*id as usize)
+                .and_then(|r| r.get(cell.text as usize).copied())
+                .unwrap_or(UNPARSABLE);
+        }
         ix.build_columns(clusters.len());
         ix
     }
@@ -382,7 +377,6 @@ impl FleetIndex {
     fn add_cell<'a>(
         &mut self,
         distinct: &mut Vec<Distinct<'a>>,
-        raw: &mut Vec<RawCell>,
         space: Space,
         name: &str,
         q: Option<&'a Quantity>,
@@ -411,7 +405,12 @@ impl FleetIndex {
             }),
             _ => None,
         };
-        raw.push((id, slot, q.map_or(0.0, Quantity::as_approximate_f64)));
+        let cell = Cell {
+            rank: UNPARSABLE,
+            text: slot.map_or(u32::MAX, |s| s as u32),
+            approx: q.map_or(0.0, Quantity::as_approximate_f64),
+        };
+        self.cells.push((id, cell));
     }
 
     /// Id of a label key, if some cluster has it.
