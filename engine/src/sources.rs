@@ -119,20 +119,51 @@ pub fn decode(name: &str, bytes: Vec<u8>) -> Result<Source, Diagnostic> {
     ))
 }
 
-/// Every YAML file of the given files and folders, read. A folder without YAML files is an
-/// error: an empty input would evaluate to "nothing changed" and hide a wrong path.
-pub fn read_paths<P: AsRef<Path>>(paths: &[P]) -> Result<Vec<Source>, String> {
-    let mut out = Vec::new();
+/// Every YAML file of the given files and folders read into one input, in order, as
+/// [`Input::parse`] reads their texts; a file that is one `kind: List` is read item by item
+/// ([`read_list`]). A folder without YAML files is an error: an empty input would evaluate to
+/// "nothing changed" and hide a wrong path.
+pub fn read_paths<P: AsRef<Path>>(paths: &[P]) -> Result<Input, String> {
+    let mut files = Vec::new();
     for p in paths {
-        let files = yaml_files(p.as_ref())?;
-        if files.is_empty() {
+        let found = yaml_files(p.as_ref())?;
+        if found.is_empty() {
             return Err(format!("{}: no .yaml or .yml file", p.as_ref().display()));
         }
-        for f in files {
-            out.push(read(&f)?);
+        files.extend(found);
+    }
+    let itemwise = within_limit(files.iter().map(PathBuf::as_path));
+    let mut sources = Vec::new();
+    for f in files {
+        let name = f.display().to_string();
+        match itemwise.then(|| read_items(&name, &f)).flatten() {
+            Some((items, _)) => sources.push(items),
+            None => sources.push(Read::Text(read(&f)?)),
         }
     }
-    Ok(out)
+    Ok(Input::parse_read(sources))
+}
+
+/// Whether files of these paths together are within [`MAX_INPUT_BYTES`]; past it every file is
+/// read whole, and the whole reader reports the limit.
+fn within_limit<'a>(paths: impl Iterator<Item = &'a Path>) -> bool {
+    let size = paths
+        .map(|f| std::fs::metadata(f).map_or(0, |m| m.len()))
+        .fold(0, u64::saturating_add);
+    size <= MAX_INPUT_BYTES as u64
+}
+
+/// A file read item by item ([`read_list`]), as a source for [`Input::parse_read`], with its
+/// list's frame.
+fn read_items(name: &str, path: &Path) -> Option<(Read, String)> {
+    let (read, frame) = read_list(name, path)?;
+    let bytes = std::fs::metadata(path).map_or(0, |m| m.len());
+    let items = Read::Items {
+        name: name.to_string(),
+        bytes: usize::try_from(bytes).unwrap_or(usize::MAX),
+        read,
+    };
+    Some((items, frame))
 }
 
 /// The command line's files (`-` is standard input) read into one input: what [`Input::parse`]
@@ -144,26 +175,15 @@ pub fn read_files(files: &[String]) -> Result<(Input, Vec<Source>), String> {
     // Past the size limit (or with standard input, of unknown size) every file is read whole,
     // and the whole reader reports the limit.
     let stdin = files.iter().any(|f| f == "-");
-    let size: u64 = files
-        .iter()
-        .map(|f| std::fs::metadata(f).map_or(0, |m| m.len()))
-        .fold(0, u64::saturating_add);
-    let itemwise = !stdin && size <= MAX_INPUT_BYTES as u64;
+    let itemwise = !stdin && within_limit(files.iter().map(Path::new));
     let mut read = Vec::new();
     let mut texts = Vec::new();
     let mut refused = Vec::new();
     for f in files {
-        if itemwise {
-            if let Some((items, frame)) = read_list(f, Path::new(f)) {
-                let bytes = std::fs::metadata(f).map_or(0, |m| m.len());
-                read.push(Read::Items {
-                    name: f.clone(),
-                    bytes: usize::try_from(bytes).unwrap_or(usize::MAX),
-                    read: items,
-                });
-                texts.push(Source::new(f, leading_comments(&frame)));
-                continue;
-            }
+        if let Some((items, frame)) = itemwise.then(|| read_items(f, Path::new(f))).flatten() {
+            read.push(items);
+            texts.push(Source::new(f, leading_comments(&frame)));
+            continue;
         }
         let bytes = if f == "-" {
             let mut b = Vec::new();
@@ -646,6 +666,9 @@ mod tests {
             .collect();
         assert_eq!(input, Input::parse(&sources));
         assert_eq!(leading[1].text, "# at: 2026-03-04T12:00:00Z\n");
+        // A folder (`fleet-policy diff`, `test`): its YAML files in name order, the same way.
+        let folder = read_paths(&[&dir]).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(folder, Input::parse(&sources[..2]));
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

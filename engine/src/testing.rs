@@ -499,9 +499,8 @@ fn count_text(c: CountSpec) -> String {
 /// Evaluates a test's inputs and checks its expectations. `Err`: the inputs could not be read
 /// or have errors (a test on broken input proves nothing).
 pub fn run(test: &TestCase) -> Result<Vec<Outcome>, Vec<String>> {
-    let sources = crate::sources::read_paths(&test.inputs)
+    let input = crate::sources::read_paths(&test.inputs)
         .map_err(|e| vec![format!("test {}: {e}", test.name)])?;
-    let input = Input::parse(&sources);
     let snapshot = || {
         input.snapshot().ok_or_else(|| {
             vec![format!(

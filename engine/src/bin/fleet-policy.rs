@@ -146,8 +146,8 @@ fn run_test(a: TestArgs) -> Result<ExitCode, String> {
 }
 
 fn run_diff(a: DiffArgs) -> Result<ExitCode, String> {
-    let old = Input::parse(&fleet_policy::sources::read_paths(&a.old)?);
-    let new = Input::parse(&fleet_policy::sources::read_paths(&a.against)?);
+    let old = fleet_policy::sources::read_paths(&a.old)?;
+    let new = fleet_policy::sources::read_paths(&a.against)?;
     let at = match a.at.as_deref().map(fleet_policy::testing::parse_at) {
         None => chrono::Utc::now(),
         Some(Ok(Some(t))) => t,
