@@ -156,6 +156,11 @@ fn within_limit<'a>(paths: impl Iterator<Item = &'a Path>) -> bool {
 /// A file read item by item ([`read_list`]), as a source for [`Input::parse_read`], with its
 /// list's frame.
 fn read_items(name: &str, path: &Path) -> Option<(Read, String)> {
+    // Only a regular file can be read again whole when it is no list: a pipe
+    // (`<(kubectl get …)`, `/dev/stdin`) would then be empty.
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return None;
+    }
     let (read, frame) = read_list(name, path)?;
     let bytes = std::fs::metadata(path).map_or(0, |m| m.len());
     let items = Read::Items {

@@ -788,3 +788,37 @@ fn a_refused_option_value_is_named_without_a_position() {
     );
     assert!(!stderr.contains(":0:0"), "{stderr}");
 }
+
+/// A pipe given as a file (`/dev/stdin`, or bash's `<(kubectl get …)`) is read once: whether
+/// or not it is a kubectl List, the result is that of the same text in a file.
+#[test]
+fn a_pipe_given_as_a_file_reads_as_the_same_text_in_a_file() {
+    let corpus = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/corpus/kubectl");
+    let (list, placements) = (
+        corpus.join("memberclusters.yaml"),
+        corpus.join("placements.yaml"),
+    );
+    let example = example("pick-all-by-label.yaml");
+    for (piped, other) in [(&example, None), (&list, Some(&placements))] {
+        let text = std::fs::read_to_string(piped).unwrap_or_else(|e| panic!("{e}"));
+        let other: Vec<&str> = other.and_then(|p| p.to_str()).into_iter().collect();
+        let place = |file: &str, stdin: Option<&str>| {
+            let mut a = vec!["place", file];
+            a.extend(&other);
+            a.extend(["--at", "2026-03-04T12:00:00Z", "--format", "table"]);
+            match stdin {
+                Some(text) => run_stdin(&a, text),
+                None => run(&a),
+            }
+        };
+        let from_file = place(piped.to_str().unwrap_or(""), None);
+        let from_pipe = place("/dev/stdin", Some(&text));
+        assert!(!from_file.stdout.is_empty());
+        assert_eq!(
+            String::from_utf8_lossy(&from_pipe.stdout),
+            String::from_utf8_lossy(&from_file.stdout),
+            "{}",
+            piped.display()
+        );
+    }
+}
