@@ -4,6 +4,7 @@
 
 use crate::input::documents::is_marker;
 use crate::input::documents::{Read, MAX_INPUT_BYTES};
+use crate::input::json::looks_like_json;
 use crate::input::{Diagnostic, Input, Severity, Source, Span};
 use crate::session::{append, frame_is_list, read_item, Form, Kind, Planned, Session};
 use std::path::{Path, PathBuf};
@@ -158,11 +159,8 @@ fn within_limit<'a>(paths: impl Iterator<Item = &'a Path>) -> bool {
 fn read_items(name: &str, path: &Path) -> Option<(Read, String)> {
     // Only a regular file can be read again whole when it is no list: a pipe
     // (`<(kubectl get …)`, `/dev/stdin`) would then be empty.
-    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
-        return None;
-    }
+    let bytes = std::fs::metadata(path).ok().filter(|m| m.is_file())?.len();
     let (read, frame) = read_list(name, path)?;
-    let bytes = std::fs::metadata(path).map_or(0, |m| m.len());
     let items = Read::Items {
         name: name.to_string(),
         bytes: usize::try_from(bytes).unwrap_or(usize::MAX),
@@ -255,10 +253,9 @@ pub(crate) fn read_list_from(name: &str, r: impl std::io::Read) -> Option<(Input
         if l.starts_with('\u{feff}') {
             return None;
         }
-        let body = l.trim_start_matches([' ', '\t', '\r', '\n']);
         // `#` first is a YAML comment, and no JSON.
-        if !body.is_empty() {
-            break (body.starts_with(['{', '[']), l);
+        if !l.trim_start_matches([' ', '\t', '\r', '\n']).is_empty() {
+            break (looks_like_json(&l), l);
         }
     };
     // The frame up to the line that opens the items.
