@@ -288,15 +288,26 @@ fn expand_struct(input: &DeriveInput, c: &Container, fields: &Fields) -> syn::Re
         };
         inits.push(quote! { #ident: #init, });
     }
+    let name = &input.ident;
+    let generics = add_bounds(&input.generics);
+    let (impl_g, ty_g, where_c) = generics.split_for_impl();
+    let ignored_keys = &c.ignored;
+    let ignored_const = (!c.ignored.is_empty()).then(|| {
+        quote! {
+            #[automatically_derived]
+            impl #impl_g #name #ty_g #where_c {
+                /// The keys `#[from_node(ignore)]` names: accepted as any value, not read.
+                #[allow(dead_code)]
+                pub(crate) const IGNORED: &'static [&'static str] = &[#(#ignored_keys),*];
+            }
+        }
+    });
     if !c.ignored.is_empty() {
         all_names.extend(c.ignored.iter().cloned());
         slot_of.extend(c.ignored.iter().map(|_| IGNORED));
         let idx = usize::from(IGNORED);
         arms.push(quote! { #idx => __fnode::ignored(__k, __v), });
     }
-    let name = &input.ident;
-    let generics = add_bounds(&input.generics);
-    let (impl_g, ty_g, where_c) = generics.split_for_impl();
     let deny = c.deny_unknown_fields;
     // Required fields are checked in declaration order (the first missing one is the error,
     // as in serde). With the one-pointer `DeError`, early returns are cheaper than resolving
@@ -325,6 +336,7 @@ fn expand_struct(input: &DeriveInput, c: &Container, fields: &Fields) -> syn::Re
                 #build
             }
         }
+        #ignored_const
     })
 }
 

@@ -290,6 +290,11 @@ fn any_value(node: &Node) -> Result<(), DeError> {
     }
 }
 
+/// Whether a key `#[from_node(ignore)]` names accepts `node` (what [`ignored`] checks).
+pub(crate) fn accepts_ignored(node: &Node) -> bool {
+    any_value(node).is_ok()
+}
+
 /// The error of a struct given the same field twice (under two of its aliases).
 #[cold]
 pub fn duplicate_field(map: &Node, name: &'static str) -> DeError {
