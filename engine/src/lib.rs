@@ -34,6 +34,7 @@ pub mod disruption;
 pub mod input;
 pub mod model;
 pub mod notice;
+pub mod parallel;
 pub mod placement;
 pub mod report;
 pub mod rollout;

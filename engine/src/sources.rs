@@ -6,6 +6,7 @@ use crate::input::documents::is_marker;
 use crate::input::documents::{Read, MAX_INPUT_BYTES};
 use crate::input::json::looks_like_json;
 use crate::input::{Diagnostic, Input, Severity, Source, Span};
+use crate::parallel;
 use crate::session::{append, frame_is_list, read_item, Form, Kind, Planned, Session};
 use std::path::{Path, PathBuf};
 
@@ -244,6 +245,8 @@ pub(crate) fn read_list_from(name: &str, r: impl std::io::Read) -> Option<(Input
         },
         frame: String::new(),
         input: Input::default(),
+        pending: Vec::new(),
+        pending_bytes: 0,
     };
     // Blank lines may come first; the first other character tells JSON (as the whole reader
     // tells it) from YAML.
@@ -282,12 +285,18 @@ pub(crate) fn read_list_from(name: &str, r: impl std::io::Read) -> Option<(Input
     } else {
         list.yaml_items()?;
     }
+    list.flush()?;
     let List { frame, input, .. } = list;
     (frame_is_list(&frame, 1) && Session::pieces_hold(&input)).then_some((input, frame))
 }
 
 /// How much of a file is read at a time.
 const READ: u64 = 1 << 20;
+
+/// How much item text is gathered before it is read, on every core: a few hundred items of a
+/// kubectl dump, so that each thread has enough to do and the text held stays small. Tests
+/// read several batches from small lists.
+const BATCH: usize = if cfg!(test) { 512 << 10 } else { 4 << 20 };
 
 /// A file read a block at a time and taken line by line, keeping the bytes from `mark` on
 /// (the item being read) and dropping the rest as more is read.
@@ -353,6 +362,10 @@ struct List<'n, R> {
     w: Window<R>,
     frame: String,
     input: Input,
+    /// Items found and not read yet: their text, first line and place in the list.
+    pending: Vec<(String, u32, Kind)>,
+    /// The length of their texts.
+    pending_bytes: usize,
 }
 
 impl<R: std::io::Read> List<'_, R> {
@@ -374,16 +387,36 @@ impl<R: std::io::Read> List<'_, R> {
         Some(())
     }
 
-    /// Reads `range` of the window, an item of the list that is the file's first document;
-    /// `None` when it does not read cleanly on its own.
+    /// Takes `range` of the window, an item of the list that is the file's first document, to
+    /// be read with the items around it; `None` when it is not UTF-8.
     fn item(&mut self, range: std::ops::Range<usize>, first_line: u32, kind: Kind) -> Option<()> {
-        let planned = Planned {
-            text: self.w.text(range)?,
-            start: 0,
-            first_line,
-            kind,
-        };
-        append(&mut self.input, read_item(self.name, 1, &planned)?);
+        let text = self.w.text(range)?.to_string();
+        self.pending_bytes += text.len();
+        self.pending.push((text, first_line, kind));
+        if self.pending_bytes >= BATCH {
+            self.flush()?;
+        }
+        Some(())
+    }
+
+    /// Reads the pending items into `input`, in order, on every core (items read independently
+    /// of each other); `None` when one does not read cleanly on its own.
+    fn flush(&mut self) -> Option<()> {
+        let pending = std::mem::take(&mut self.pending);
+        self.pending_bytes = 0;
+        let name = self.name;
+        let read = parallel::map(&pending, |(text, first_line, kind)| {
+            let planned = Planned {
+                text,
+                start: 0,
+                first_line: *first_line,
+                kind: *kind,
+            };
+            read_item(name, 1, &planned)
+        });
+        for input in read {
+            append(&mut self.input, input?);
+        }
         Some(())
     }
 
@@ -534,6 +567,87 @@ mod tests {
             assert!(frame.contains("kind") && frame.contains("List"), "{frame}");
             assert!(frame.len() < 300, "{path}: {frame}");
         }
+    }
+
+    /// A list of hundreds of items is read in batches, each on every core: the documents and
+    /// the errors (an unknown kind, a bad quantity) come in the order reading it whole gives.
+    #[test]
+    fn large_lists_read_on_every_core_as_they_read_whole() {
+        let yaml = corpus("kubectl/memberclusters.yaml");
+        let lines: Vec<&str> = yaml.lines().collect();
+        let (head, items, tail) = (&lines[..2], &lines[2..545], &lines[545..]);
+        let mut big = head.join("\n") + "\n";
+        for i in 0..300 {
+            // Copy 150 has copy 149's names: the fleet takes the first of each.
+            let prefix = if i == 150 { 149 } else { i };
+            let copy = items
+                .join("\n")
+                .replace("name: ", &format!("name: c{prefix}-"));
+            let copy = match i {
+                100 => copy.replacen("kind: MemberCluster", "kind: MemberClustr", 1),
+                250 => copy.replacen("cpu: ", "cpu: x", 1),
+                _ => copy,
+            };
+            big.push_str(&copy);
+            big.push('\n');
+        }
+        big.push_str(&(tail.join("\n") + "\n"));
+        assert!(big.len() > 4 * BATCH, "{}", big.len());
+
+        let json = corpus("kubectl/memberclusters.json");
+        let mut value: serde_json::Value = serde_json::from_str(&json).expect("corpus JSON");
+        let one = value["items"].as_array().cloned().unwrap_or_default();
+        let many: Vec<serde_json::Value> = (0..300).flat_map(|_| one.clone()).collect();
+        value["items"] = serde_json::Value::Array(many);
+        value["items"][301]["kind"] = "MemberClustr".into();
+        let big_json = serde_json::to_string_pretty(&value).expect("JSON") + "\n";
+
+        for (name, text) in [("big.yaml", &big), ("big.json", &big_json)] {
+            let Some((input, _)) = itemwise(name, text) else {
+                panic!("{name} is read item by item");
+            };
+            assert_eq!(input.documents.len(), 2099, "{name}");
+            let errors: Vec<String> = input.diagnostics.iter().map(|d| d.to_string()).collect();
+            assert_eq!(errors.len(), 1, "{name}: {errors:?}");
+            assert!(
+                errors[0].contains("unknown kind \"MemberClustr\""),
+                "{errors:?}"
+            );
+        }
+        // The quantity's error comes when the fleet is decoded (on every core too), at its
+        // line:column.
+        let input = read_list_from("big.yaml", big.as_bytes()).map(|r| r.0);
+        let at = crate::PlaceOptions::at(chrono::DateTime::UNIX_EPOCH);
+        let report = crate::place_input(&input.unwrap_or_default(), &at);
+        let errors: Vec<String> = report.errors.iter().map(|d| d.to_string()).collect();
+        // The fleet decoded on every core is the fleet decoded one cluster after the other.
+        let input = read_list_from("big.yaml", big.as_bytes()).map(|r| r.0);
+        let input = input.unwrap_or_default();
+        let one_by_one = crate::placement::prepare_fleet(&input, at.at, |_, doc| {
+            crate::placement::decode_member(doc, &at)
+        });
+        assert_eq!(
+            format!("{:?}", crate::placement::prepare(&input, &at).fleet),
+            format!("{:?}", one_by_one.0.fleet)
+        );
+        assert_eq!(errors.len(), 9, "{errors:?}");
+        assert_eq!(
+            errors[0],
+            "error: big.yaml:54304:9: document 1 item 700 (MemberClustr c100-bravelion), kind: unknown kind \"MemberClustr\"; did you mean \"MemberCluster\"?"
+        );
+        // Each repeated name at its own item, in order.
+        assert_eq!(
+            errors[1],
+            "error: big.yaml:81468:11: document 1 item 1050 (MemberCluster c149-bravelion), metadata.name: duplicate MemberCluster \"c149-bravelion\": only the first one is used"
+        );
+        for (k, e) in errors[1..8].iter().enumerate() {
+            let item = format!("item {} (MemberCluster c149-", 1050 + k);
+            assert!(e.contains(&item) && e.contains("duplicate"), "{e}");
+        }
+        assert_eq!(
+            errors[8],
+            "error: big.yaml:135828:14: document 1 item 1750 (MemberCluster c250-bravelion), status.resourceUsage.allocatable.cpu: \"x3860m\" is not a quantity: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
+        );
     }
 
     /// Items with errors read on their own as they read in the list: the same errors at the

@@ -249,7 +249,26 @@ pub fn prepare(input: &Input, options: &PlaceOptions) -> Prepared {
             ..
         },
         _,
-    ) = prepare_fleet(input, options.at, |_, doc| decode_member(doc, options));
+    ) = {
+        // Decoded on every core, a batch at a time: after reading, decoding is most of a
+        // large fleet's time, and a batch is held twice (decoded, then in the fleet), not the
+        // whole fleet.
+        const BATCH: usize = 1024;
+        let members: Vec<&Document> = input.of_kind("MemberCluster").collect();
+        let (mut start, mut batch) = (0, Vec::new());
+        prepare_fleet(input, options.at, |i, doc| {
+            if !(start..start + batch.len()).contains(&i) {
+                let run = members.get(i..(i + BATCH).min(members.len()));
+                batch =
+                    crate::parallel::map(run.unwrap_or_default(), |d| decode_member(d, options));
+                start = i;
+            }
+            match batch.get_mut(i - start) {
+                Some(decoded) => std::mem::take(decoded),
+                None => decode_member(doc, options),
+            }
+        })
+    };
     let rest = prepare_placements(input);
     diags.extend(rest.diagnostics);
     Prepared {
