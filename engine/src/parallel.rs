@@ -6,15 +6,22 @@
 /// thread (the readers recurse into nested input up to their depth limit).
 const STACK: usize = 8 << 20;
 
-/// Below this many items, threads cost more than they save.
+/// The fewest items a thread is given: below that, starting it costs more than it saves.
 const MIN_ITEMS: usize = 64;
+
+/// The most threads used: a CI runner may report dozens of cores, and each thread started
+/// and each allocator heap it leaves costs more than the few items it would read.
+const MAX_THREADS: usize = 8;
 
 /// `f` of each item, in the items' order.
 pub fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let threads = if cfg!(target_arch = "wasm32") || items.len() < MIN_ITEMS {
+    let threads = if cfg!(target_arch = "wasm32") {
         1
     } else {
-        std::thread::available_parallelism().map_or(1, usize::from)
+        std::thread::available_parallelism()
+            .map_or(1, usize::from)
+            .min(items.len() / MIN_ITEMS)
+            .min(MAX_THREADS)
     };
     let run = |run: &[T]| -> Vec<R> { run.iter().map(&f).collect() };
     if threads <= 1 {
@@ -53,7 +60,7 @@ mod tests {
     /// Results come in the items' order, whatever the number of runs.
     #[test]
     fn results_are_in_order() {
-        for n in [0, 1, 63, 64, 65, 1000, 1001] {
+        for n in [0, 1, 63, 64, 127, 128, 129, 1000, 1001] {
             let items: Vec<usize> = (0..n).collect();
             let seen = std::sync::Mutex::new(std::collections::HashSet::new());
             let out = super::map(&items, |&i| {
@@ -67,8 +74,8 @@ mod tests {
             let cores = std::thread::available_parallelism().map_or(1, usize::from);
             let expected = match n {
                 0 => 0,
-                n if n < super::MIN_ITEMS => 1,
-                n => cores.min(n),
+                n if n < 2 * super::MIN_ITEMS => 1,
+                n => cores.min(n / super::MIN_ITEMS).min(super::MAX_THREADS),
             };
             assert_eq!(threads, expected, "{n} items");
         }
