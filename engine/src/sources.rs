@@ -614,15 +614,10 @@ mod tests {
                 "{errors:?}"
             );
         }
-        // The quantity's error comes when the fleet is decoded (on every core too), at its
-        // line:column.
-        let input = read_list_from("big.yaml", big.as_bytes()).map(|r| r.0);
-        let at = crate::PlaceOptions::at(chrono::DateTime::UNIX_EPOCH);
-        let report = crate::place_input(&input.unwrap_or_default(), &at);
-        let errors: Vec<String> = report.errors.iter().map(|d| d.to_string()).collect();
         // The fleet decoded on every core is the fleet decoded one cluster after the other.
         let input = read_list_from("big.yaml", big.as_bytes()).map(|r| r.0);
         let input = input.unwrap_or_default();
+        let at = crate::PlaceOptions::at(chrono::DateTime::UNIX_EPOCH);
         let one_by_one = crate::placement::prepare_fleet(&input, at.at, |_, doc| {
             crate::placement::decode_member(doc, &at)
         });
@@ -630,6 +625,10 @@ mod tests {
             format!("{:?}", crate::placement::prepare(&input, &at).fleet),
             format!("{:?}", one_by_one.0.fleet)
         );
+        // The quantity's error comes when the fleet is decoded (on every core too), at its
+        // line:column.
+        let report = crate::place_input(&input, &at);
+        let errors: Vec<String> = report.errors.iter().map(|d| d.to_string()).collect();
         assert_eq!(errors.len(), 9, "{errors:?}");
         assert_eq!(
             errors[0],

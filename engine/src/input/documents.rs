@@ -102,6 +102,15 @@ fn value_at(map: &Node, at: Option<u32>) -> Option<&Node> {
     map.as_map()?.get(at).map(|(_, v)| v)
 }
 
+/// [`value_at`], to change.
+fn value_at_mut(map: &mut Node, at: Option<u32>) -> Option<&mut Node> {
+    let at = usize::try_from(at?).ok()?;
+    match &mut map.value {
+        Value::Map(entries) => entries.get_mut(at).map(|(_, v)| v),
+        _ => None,
+    }
+}
+
 impl Document {
     /// A diagnostic about a field of this document, located at the field (or as close as the
     /// path exists).
@@ -1009,21 +1018,11 @@ fn leave_out_unread(root: &mut Node, kind: &str) {
         );
         *entries = kept.into_boxed_slice();
     }
-    let Value::Map(entries) = &mut root.value else {
-        return;
-    };
-    // The entry each lookup finds: the first with its key.
-    let first = |key: &str| entries.iter().position(|(k, _)| k.as_scalar() == Some(key));
-    let (metadata, spec) = (first("metadata"), first("spec"));
-    leave_out(
-        metadata.and_then(|i| entries.get_mut(i)).map(|(_, v)| v),
-        ObjectMeta::IGNORED,
-    );
+    // The entries lookups find (the first with their key), as `Layout` finds them.
+    let (metadata, spec) = (entry_index(root, "metadata"), entry_index(root, "spec"));
+    leave_out(value_at_mut(root, metadata), ObjectMeta::IGNORED);
     if kind == "MemberCluster" {
-        leave_out(
-            spec.and_then(|i| entries.get_mut(i)).map(|(_, v)| v),
-            MemberClusterSpec::IGNORED,
-        );
+        leave_out(value_at_mut(root, spec), MemberClusterSpec::IGNORED);
     }
 }
 
