@@ -9,6 +9,10 @@ use serde_json::Value;
 use std::cell::Cell;
 use wasm_bindgen::prelude::*;
 
+// talc rather than std's dlmalloc: see engine/Cargo.toml.
+#[global_allocator]
+static TALC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
 thread_local! {
     /// The next call's text, lent to the npm wrapper by [`text_buffer`].
     static TEXT: Cell<Vec<u8>> = const { Cell::new(Vec::new()) };

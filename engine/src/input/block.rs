@@ -21,6 +21,7 @@ pub(crate) type Duplicates = Vec<(Span, String)>;
 
 /// Reads `text` (lines numbered from `first_line`) as one block-style YAML document, or
 /// `None` when it uses anything outside the subset this reader handles.
+#[cfg_attr(optimize_hot, optimize(speed))]
 pub(crate) fn parse(text: &str, first_line: u32) -> Option<(Node, Duplicates)> {
     let mut r = Reader::new(text, first_line)?;
     r.skip_blank();
@@ -123,6 +124,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads the line starting at `next` into `cur`.
+    #[cfg_attr(optimize_hot, optimize(speed))]
     fn load(&mut self) {
         let b = self.text.as_bytes();
         if self.next >= b.len() {
@@ -147,6 +149,7 @@ impl<'a> Reader<'a> {
     }
 
     /// The line:column of byte `off` in the current line.
+    #[cfg_attr(optimize_hot, optimize(speed))]
     fn span(&self, off: usize) -> Span {
         let i = self.i;
         let text = self.cur.map_or("", |l| l.text);
@@ -163,6 +166,7 @@ impl<'a> Reader<'a> {
     }
 
     /// The rest of the current line from the current offset.
+    #[cfg_attr(optimize_hot, optimize(speed))]
     fn rest(&self) -> &'a str {
         self.cur.and_then(|l| l.text.get(self.off..)).unwrap_or("")
     }
@@ -178,6 +182,7 @@ impl<'a> Reader<'a> {
     }
 
     /// The indentation of the next line with content, after skipping blank ones.
+    #[cfg_attr(optimize_hot, optimize(speed))]
     fn next_indent(&mut self) -> Option<usize> {
         self.skip_blank();
         let line = self.cur?;
@@ -212,6 +217,7 @@ impl<'a> Reader<'a> {
         node
     }
 
+    #[cfg_attr(optimize_hot, optimize(speed))]
     fn map(&mut self, indent: usize) -> Option<Node> {
         let start = self.entries.len();
         let mut keys = RepeatedKeys::default();
@@ -340,6 +346,7 @@ impl<'a> Reader<'a> {
 
     /// A value written on the current line (after `key: ` or `- `), in a collection at
     /// column `parent`. Moves past it.
+    #[cfg_attr(optimize_hot, optimize(speed))]
     fn inline_value(&mut self, parent: usize) -> Option<Node> {
         let rest = self.rest();
         let span = self.span(self.off);
@@ -506,6 +513,7 @@ fn is_entry(text: &str) -> bool {
 
 /// Where the key of `key: value` (or `key:`) ends: the first `:` followed by a space, a tab
 /// or the end of the line, before any comment. `None` when the text is not a plain key.
+#[cfg_attr(optimize_hot, optimize(speed))]
 fn key_end(text: &str) -> Option<usize> {
     let b = text.as_bytes();
     let mut from = 0;
@@ -581,6 +589,7 @@ fn plain_value(rest: &str) -> Option<&str> {
 
 /// `text` without the spaces (and tabs, when `tabs`) that end it. A byte loop: `trim_end_matches`
 /// builds a pattern searcher, a call per key and value in the size-optimised wasm build.
+#[cfg_attr(optimize_hot, optimize(speed))]
 fn trim_end(text: &str, tabs: bool) -> &str {
     let b = text.as_bytes();
     let mut end = b.len();
@@ -695,6 +704,7 @@ fn escape(text: &str) -> Option<(char, usize)> {
 }
 
 /// A plain scalar's node: `null`, `~` and nothing are null, as the YAML reader builds them.
+#[cfg_attr(optimize_hot, optimize(speed))]
 fn plain_node(text: &str, span: Span) -> Node {
     if text.is_empty() || text == "~" || text == "null" {
         Node::new(Value::Null, span)

@@ -35,6 +35,7 @@ fn first(found: u64) -> usize {
 
 /// The first `needle` in `hay`.
 #[inline]
+#[cfg_attr(optimize_hot, optimize(speed))]
 pub(crate) fn find(needle: u8, hay: &[u8]) -> Option<usize> {
     let mut p = 0;
     for _ in 0..SHORT / 8 {
@@ -91,6 +92,7 @@ pub(crate) fn ascii(b: &[u8]) -> bool {
 /// nothing YAML refuses or reads specially. Eight bytes at a time in a `u64`, with no early exit
 /// inside a block of 64: natively the compiler turns the blocks into vector compares, and in
 /// wasm (built without SIMD) it is 2.5x faster than the byte-wise test was.
+#[cfg_attr(optimize_hot, optimize(speed))]
 pub(crate) fn plain_ascii(b: &[u8]) -> bool {
     let mut blocks = b.chunks_exact(64);
     let found = blocks.by_ref().fold(0, |found, block| {

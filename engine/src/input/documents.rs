@@ -248,6 +248,7 @@ impl Document {
                 && b[16] == b':'
                 && b[19] == b'Z'
         }
+        #[cfg_attr(optimize_hot, optimize(speed))]
         fn walk<'a>(node: &'a Node, newest: &mut Newest<'a>) {
             match &node.value {
                 Value::Map(entries) => {
@@ -1386,6 +1387,7 @@ pub(crate) struct RepeatedKeys(Option<std::collections::HashSet<String>>);
 
 impl RepeatedKeys {
     /// Whether `key` is among the keys of `entries` (the mapping's entries so far).
+    #[cfg_attr(optimize_hot, optimize(speed))]
     pub(crate) fn check(&mut self, entries: &[(Node, Node)], key: &str) -> bool {
         const SCAN: usize = 16;
         match &mut self.0 {

@@ -180,6 +180,7 @@ fn each_item(node: &Node, f: &mut dyn FnMut(&Node) -> Result<(), DeError>) -> Re
 }
 
 /// The entries of a mapping node; null is the empty mapping.
+#[cfg_attr(optimize_hot, optimize(speed))]
 pub fn map_entries(node: &Node) -> Result<&[(Node, Node)], DeError> {
     match &node.value {
         Value::Map(entries) => Ok(entries),
@@ -190,6 +191,7 @@ pub fn map_entries(node: &Node) -> Result<&[(Node, Node)], DeError> {
 
 /// A mapping key as a string: keys are strings whatever they look like (`1: x` has key "1"),
 /// a null key is "" and a collection key is an error at the key.
+#[cfg_attr(optimize_hot, optimize(speed))]
 pub fn key_str(k: &Node) -> Result<&str, DeError> {
     match &k.value {
         Value::Scalar(s) => Ok(s),
@@ -332,6 +334,7 @@ pub fn ignored(k: &Node, v: &Node) -> Result<(), DeError> {
 /// aliases included) and `f` gets the index of the field it names (`slot_of`, parallel to
 /// `fields`); a key no field has is [`other_field`]'s. The loop and the name lookup of every
 /// derived decoder, compiled once: per type only a match on the field index remains.
+#[cfg_attr(optimize_hot, optimize(speed))]
 pub fn struct_entries(
     node: &Node,
     fields: &'static [&'static str],

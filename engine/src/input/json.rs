@@ -153,6 +153,7 @@ impl Reader<'_> {
         self.pos = (self.pos + n).min(self.b.len());
     }
 
+    #[cfg_attr(optimize_hot, optimize(speed))]
     fn skip_ws(&mut self) {
         let b = self.b;
         let mut p = self.pos;
@@ -179,6 +180,7 @@ impl Reader<'_> {
         self.pos = p;
     }
 
+    #[cfg_attr(optimize_hot, optimize(speed))]
     fn value(&mut self) -> Option<Node> {
         let span = self.span();
         match *self.b.get(self.pos)? {
@@ -263,6 +265,7 @@ impl Reader<'_> {
     /// `keep` (the empty string otherwise): a value no engine reads ([`super::node::unread`]:
     /// the last-applied annotation, whose escapes were most of the unescaping of a `-o json`
     /// dump).
+    #[cfg_attr(optimize_hot, optimize(speed))]
     fn string_kept(&mut self, keep: bool) -> Option<CompactString> {
         let b = self.b;
         let start = self.pos + 1;
@@ -399,6 +402,7 @@ impl Reader<'_> {
     }
 
     /// After a member: `,` (more follow: false) or `close` (the end: true); else not JSON.
+    #[cfg_attr(optimize_hot, optimize(speed))]
     fn separator(&mut self, close: u8) -> Option<bool> {
         self.skip_ws();
         let c = *self.b.get(self.pos)?;

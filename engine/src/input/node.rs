@@ -75,6 +75,7 @@ impl Node {
     }
 
     /// The type a scalar node resolves to; `None` for other nodes.
+    #[cfg_attr(optimize_hot, optimize(speed))]
     pub fn resolve(&self) -> Option<Resolved<'_>> {
         match &self.value {
             Value::Scalar(text) => Some(resolve(text, self.at.1 & QUOTED == 0)),
@@ -126,6 +127,7 @@ pub enum Resolved<'a> {
 
 /// How a decoder following YAML 1.1 (like Kubernetes') types a scalar of text `t`, written
 /// without quotes when `plain`.
+#[cfg_attr(optimize_hot, optimize(speed))]
 pub fn resolve(t: &str, plain: bool) -> Resolved<'_> {
     if !plain {
         return Resolved::Str(t);
@@ -251,6 +253,7 @@ fn signed(u: u64, neg: bool) -> Option<i64> {
 }
 
 /// Digits of `base` (at least one), `None` on anything else or past u64.
+#[cfg_attr(optimize_hot, optimize(speed))]
 fn go_parse_digits(s: &str, base: u32) -> Option<u64> {
     if s.is_empty() {
         return None;
@@ -358,6 +361,7 @@ const COMMON: &[&str] = &[
 ];
 
 /// The text of a scalar, without an allocation when it is one of the [`COMMON`] names.
+#[cfg_attr(optimize_hot, optimize(speed))]
 pub(crate) fn text_of(text: &str) -> compact_str::CompactString {
     if text.len() > std::mem::size_of::<compact_str::CompactString>() {
         if let Some(common) = COMMON.iter().find(|c| super::bytes::same(c, text)) {
@@ -379,6 +383,7 @@ pub(crate) fn unread(key: &str) -> bool {
 /// repeated keys and every error read the same; only the memory of the copy is saved.
 /// Plain scalars keep their text (their type depends on it).
 #[inline]
+#[cfg_attr(optimize_hot, optimize(speed))]
 pub(crate) fn forget_unread(key: &Node, value: &mut Node) {
     let quoted = !value.is_plain();
     if let Value::Scalar(text) = &mut value.value {
@@ -390,6 +395,7 @@ pub(crate) fn forget_unread(key: &Node, value: &mut Node) {
 
 impl Node {
     /// The string of a scalar node (whatever its resolved type), or `None`.
+    #[cfg_attr(optimize_hot, optimize(speed))]
     pub fn as_scalar(&self) -> Option<&str> {
         match &self.value {
             Value::Scalar(text) => Some(text),
