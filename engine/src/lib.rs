@@ -29,7 +29,7 @@
 // helpers (slicing, comparing, `CompactString::as_str`) out of line. `optimize_hot` (set by the
 // small wasm builds, which already run with RUSTC_BOOTSTRAP for -Zbuild-std) marks the input
 // reader's hot functions `optimize(speed)`, so those helpers are inlined there: warm `place()` on
-// the 10,000-cluster dumps is 22% faster (YAML) and 15% faster (JSON). Native builds are at
+// the 10,000-cluster dumps is 22% faster (YAML) and 14% faster (JSON). Native builds are at
 // opt-level 3, where the attribute changes nothing.
 #![cfg_attr(optimize_hot, feature(optimize_attribute))]
 #![forbid(unsafe_code)]
