@@ -816,6 +816,104 @@ fn az_output_is_read_as_it_is_printed() {
     assert_eq!(json(&run), json(&hand.rollouts[0]));
 }
 
+/// A newer `az` prints the properties of its newer API version, unset ones as null, in the
+/// REST shape and the flattened one, at any depth: they are unset fields, and the run is the
+/// one the corpus gives. A property this engine does not know that carries a value is still
+/// an error at its path and line:column.
+#[test]
+fn null_properties_of_a_newer_az_are_unset_fields() {
+    fn with_nulls(name: &str, at: &[&str]) -> Source {
+        let text = corpus(name).text;
+        let mut doc: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}"));
+        for path in at {
+            let mut v = &mut doc;
+            for key in path.split('.').filter(|k| !k.is_empty()) {
+                v = match key.parse::<usize>() {
+                    Ok(i) => &mut v[i],
+                    Err(_) => &mut v[key],
+                };
+            }
+            v["newInAFutureApiVersion"] = Value::Null;
+        }
+        let text = serde_json::to_string_pretty(&doc).unwrap_or_else(|e| panic!("{e}"));
+        Source::new(name, text)
+    }
+    let t = at("2026-03-02T08:00:00Z");
+    let rest = [
+        "az/fleet-member-list.json",
+        "az/aks-list.json",
+        "az/aks-maintenanceconfiguration-show.json",
+    ]
+    .map(corpus);
+    let run = |strategy: Source, run: Source| {
+        let mut sources = rest.to_vec();
+        sources.extend([strategy, run]);
+        fleet_policy::rollout(&sources, &RolloutOptions::at(t))
+    };
+    let as_printed = run(
+        corpus("az/fleet-updatestrategy-show.json"),
+        corpus("az/updaterun-rest.json"),
+    );
+    assert!(as_printed.errors.is_empty(), "{:?}", as_printed.errors);
+    let newer = run(
+        with_nulls(
+            "az/fleet-updatestrategy-show.json",
+            &[
+                "",
+                "strategy",
+                "strategy.stages.0",
+                "strategy.stages.1.groups.0",
+            ],
+        ),
+        with_nulls(
+            "az/updaterun-rest.json",
+            &[
+                "properties",
+                "properties.strategy.stages.0.groups.0",
+                "properties.managedClusterUpdate",
+            ],
+        ),
+    );
+    assert!(newer.errors.is_empty(), "{:?}", newer.errors);
+    assert_eq!(newer.rollouts.len(), 1);
+    assert_eq!(json(&newer.rollouts), json(&as_printed.rollouts));
+
+    // The same property with a value: refused, at its line:column.
+    let mut valued = with_nulls(
+        "az/updaterun-rest.json",
+        &["properties.strategy.stages.0.groups.0"],
+    );
+    valued.text = valued.text.replace(
+        "\"newInAFutureApiVersion\": null",
+        "\"newInAFutureApiVersion\": 2",
+    );
+    let line = 1 + valued.text[..valued.text.find("newInAFutureApiVersion").unwrap_or(0)]
+        .matches('\n')
+        .count();
+    let refused = run(corpus("az/fleet-updatestrategy-show.json"), valued);
+    let errors: Vec<_> = refused
+        .errors
+        .iter()
+        .map(|e| {
+            (
+                e.source.as_str(),
+                e.line,
+                e.path.as_str(),
+                e.message.as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        errors,
+        [(
+            "az/updaterun-rest.json",
+            line as u32,
+            "properties.strategy.stages[0].groups[0].newInAFutureApiVersion",
+            "unknown field `newInAFutureApiVersion`, expected one of `name`, `maxConcurrency`, `beforeGates`, `afterGates`"
+        )]
+    );
+}
+
 /// A million broken documents must not make a million messages: a result lists the first
 /// 1,000 errors and counts the rest.
 #[test]

@@ -105,11 +105,11 @@ pub(crate) fn fleet_document(root: Node, kind: &str) -> Node {
             Some(key) if ENVELOPE.contains(&key) => {}
             // `az`'s flattened properties; null ones are absent fields.
             _ if v.is_null() => {}
-            _ => flattened.push((k, v)),
+            _ => flattened.push((k, strip_nulls(v))),
         }
     }
     match properties {
-        Some(p) if !p.1.is_null() => out.push(p),
+        Some((k, v)) if !v.is_null() => out.push((k, strip_nulls(v))),
         _ => out.push(entry(
             "properties",
             Node::new(Value::Map(flattened.into()), span),
@@ -126,21 +126,28 @@ fn field<'n>(root: &'n Node, key: &str) -> Option<&'n Node> {
         .filter(|v| !v.is_null())
 }
 
-/// A copy of `node` without null-valued entries, at any depth (`az` prints every unset
-/// field as null: `schedule: {daily: null, weekly: {…}}`).
-fn without_nulls(node: &Node) -> Node {
-    let value = match &node.value {
-        Value::Map(entries) => Value::Map(
-            entries
-                .iter()
+/// `node` without null-valued mapping entries, at any depth. ARM's null is an unset field:
+/// `az` prints every property of its API version, set or not (`schedule: {daily: null,
+/// weekly: {…}}`), so a newer `az` prints properties this engine does not know, as null,
+/// in resources that do not use them. Sequence items stay, so indexes in errors hold.
+fn strip_nulls(mut node: Node) -> Node {
+    match &mut node.value {
+        Value::Map(entries) => {
+            *entries = Vec::from(std::mem::take(entries))
+                .into_iter()
                 .filter(|(_, v)| !v.is_null())
-                .map(|(k, v)| (k.clone(), without_nulls(v)))
-                .collect(),
-        ),
-        Value::Seq(items) => Value::Seq(items.iter().map(without_nulls).collect()),
-        other => other.clone(),
-    };
-    Node::new(value, node.span())
+                .map(|(k, v)| (k, strip_nulls(v)))
+                .collect();
+        }
+        Value::Seq(items) => {
+            *items = Vec::from(std::mem::take(items))
+                .into_iter()
+                .map(strip_nulls)
+                .collect();
+        }
+        _ => {}
+    }
+    node
 }
 
 /// An AKS cluster's facts, in the shape of a member's `cluster` extension (without its
@@ -189,7 +196,7 @@ pub(crate) fn cluster_facts(root: &Node) -> Node {
 /// without a `maintenanceWindow` (the older `timeInWeek` form is not modelled).
 pub(crate) fn maintenance_configuration(root: &Node) -> Option<Node> {
     let name = root.get("name")?.clone();
-    let window = without_nulls(field(root, "maintenanceWindow")?);
+    let window = strip_nulls(field(root, "maintenanceWindow")?.clone());
     let at = window.span();
     let props = Node::new(
         Value::Map(Box::new([entry("maintenanceWindow", window)])),
