@@ -914,6 +914,94 @@ fn null_properties_of_a_newer_az_are_unset_fields() {
     );
 }
 
+/// A JSON paste that does not read is told in JSON's words at its line:column, and one cut
+/// short (the usual way a paste of `kubectl … -o json` or `az … -o json` goes wrong) says so;
+/// the other sources are still evaluated. YAML written in flow style keeps YAML's words.
+#[test]
+fn broken_json_is_told_in_json_words_and_a_cut_paste_says_so() {
+    let members = corpus("kubectl/memberclusters.json").text;
+    let placements = corpus("kubectl/placements.yaml");
+    // Cut inside the string after `"name": "` of the second cluster, and right after a value.
+    let second = members
+        .match_indices("\"name\": \"")
+        .nth(1)
+        .map_or(0, |(i, _)| i);
+    let in_string = &members[..second + 12];
+    let after_value = &members[..members.find("\"kind\": \"MemberCluster\"").unwrap_or(0) + 23];
+    let line_col = |text: &str| {
+        let line = 1 + text.matches('\n').count() as u32;
+        let column = text.rsplit('\n').next().map_or(0, |l| l.chars().count()) as u32;
+        (line, column)
+    };
+    let place = |name: &str, text: &str| {
+        fleet_policy::place(
+            &[Source::new(name, text), placements.clone()],
+            &PlaceOptions::at(at("2026-03-04T12:00:00Z")),
+        )
+    };
+    let error = |r: &fleet_policy::PlacementReport| {
+        assert_eq!(r.errors.len(), 1, "{:?}", r.errors);
+        let e = &r.errors[0];
+        (
+            e.source.clone(),
+            e.document,
+            e.line,
+            e.column,
+            e.message.clone(),
+        )
+    };
+
+    let r = place("members.json", in_string);
+    // At the string's opening quote, where the reader began the string it could not end.
+    let (line, column) = line_col(&members[..second + 9]);
+    assert_eq!(
+        error(&r),
+        (
+            "members.json".to_string(),
+            1,
+            line,
+            column,
+            "invalid JSON: while scanning a string, found unexpected end of the text \
+             (the text ends inside the JSON: is it cut short?)"
+                .to_string()
+        )
+    );
+    // The placements still evaluate, over no clusters.
+    assert_eq!(r.placements.len(), 3);
+    assert!(r.placements.iter().all(|p| p.picked.is_empty()));
+
+    let r = place("members.json", after_value);
+    let (line, column) = line_col(after_value);
+    assert_eq!(
+        error(&r),
+        (
+            "members.json".to_string(),
+            1,
+            line,
+            column + 1,
+            "invalid JSON: while parsing an object, did not find expected ',' or '}' \
+             (the text ends inside the JSON: is it cut short?)"
+                .to_string()
+        )
+    );
+
+    // A missing comma inside the text: no word of cutting.
+    let broken = members.replacen("\"kind\": \"List\",", "\"kind\": \"List\"", 1);
+    let r = place("members.json", &broken);
+    let e = &r.errors[0];
+    assert_eq!(
+        e.message,
+        "invalid JSON: while parsing an object, did not find expected ',' or '}'"
+    );
+
+    // YAML in flow style is YAML.
+    let r = place("members.yaml", "{apiVersion: v1, kind: [List}\n");
+    assert_eq!(
+        error(&r).4,
+        "invalid YAML: while parsing a flow sequence, expected ',' or ']'"
+    );
+}
+
 /// A million broken documents must not make a million messages: a result lists the first
 /// 1,000 errors and counts the rest.
 #[test]

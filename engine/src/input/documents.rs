@@ -737,18 +737,71 @@ fn read_chunk(
     match parsed {
         Ok((root, dups)) => read_root(source, index, root, dups, input),
         Err((span, msg)) => {
-            let mut d = Diagnostic::in_source(
-                Severity::Error,
-                source,
-                index + 1,
-                span,
-                format!("invalid YAML: {msg}"),
-            );
+            let message = if opens_as_json(chunk.text) {
+                in_json_words(
+                    &msg,
+                    msg.contains("end of stream") || ends_before(chunk, span),
+                )
+            } else {
+                format!("invalid YAML: {msg}")
+            };
+            let mut d = Diagnostic::in_source(Severity::Error, source, index + 1, span, message);
             d.kind = super::stream::kind_in_text(chunk.text);
             input.diagnose(d);
             index + 1
         }
     }
+}
+
+/// The YAML reader's message about a document that opens as JSON (`kubectl … -o json`, `az …
+/// -o json`), told in JSON's words: JSON is YAML's flow syntax, which the message names. A
+/// text that ends inside the JSON (`cut`) is most often a paste cut short; the message says so.
+fn in_json_words(msg: &str, cut: bool) -> String {
+    let mut out = msg.to_string();
+    for (yaml, json) in [
+        (
+            "while parsing a node, did not find expected node content",
+            "expected a value",
+        ),
+        ("a flow mapping", "an object"),
+        ("a flow sequence", "an array"),
+        ("a quoted scalar", "a string"),
+        ("flow mapping", "object"),
+        ("flow sequence", "array"),
+        ("end of stream", "end of the text"),
+    ] {
+        out = out.replace(yaml, json);
+    }
+    if cut {
+        out.push_str(" (the text ends inside the JSON: is it cut short?)");
+    }
+    format!("invalid JSON: {out}")
+}
+
+/// Whether `text` opens as JSON does: `{` or `[`, then a string, a number or a bracket
+/// (`{name: a}` is YAML written in flow style, and its errors are told in YAML's words).
+fn opens_as_json(text: &str) -> bool {
+    let mut rest = text
+        .trim_start_matches([' ', '\t', '\r', '\n', '\u{feff}'])
+        .bytes();
+    matches!(rest.next(), Some(b'{' | b'['))
+        && matches!(
+            rest.find(|b| !b" \t\r\n".contains(b)),
+            None | Some(b'"' | b'{' | b'[' | b'}' | b']' | b'-' | b'0'..=b'9')
+        )
+}
+
+/// Whether `span` is past the last character of `chunk` that is not blank: an error
+/// there is the text ending, whatever the reader expected next.
+fn ends_before(chunk: &Chunk<'_>, span: Span) -> bool {
+    let text = chunk.text.trim_end();
+    let lines = u32::try_from(text.matches('\n').count()).unwrap_or(u32::MAX);
+    let last = text.rsplit('\n').next().unwrap_or_default();
+    let end = (
+        chunk.first_line.saturating_add(lines),
+        u32::try_from(last.chars().count()).unwrap_or(u32::MAX),
+    );
+    (span.line, span.column) > end
 }
 
 /// Reads a document's root (with its repeated keys) as document `index + 1`; returns the
