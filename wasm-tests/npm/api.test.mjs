@@ -324,6 +324,44 @@ test('deep nesting is answered with an error at its line:column, and the engine 
   assert.deepEqual(picks(next.placements[0]), [['east-nosystem', 0, 0], ['west-critical', 0, 0]]);
 });
 
+test('calls back to back and calls after an idle turn run in the memory of one call: the engine frees what a call kept, when idle or at the next call', async () => {
+  // Each call keeps its input until the event loop is idle (the caller does not wait for the
+  // freeing) or the next call starts: neither way may memory grow call after call.
+  const pkg = realpathSync(join(installed(), 'node_modules', 'fleet-policy'));
+  const glue = await import(pathToFileURL(join(pkg, 'fleet_policy.js')).href);
+  const memory = () => glue.initSync({ module: new Uint8Array() }).memory.buffer.byteLength;
+  const clusters = Array.from({ length: 4000 }, (_, i) =>
+    `apiVersion: cluster.kubernetes-fleet.io/v1beta1\nkind: MemberCluster\nmetadata:\n  name: c${i}\n  labels: {env: ${i % 4 ? 'dev' : 'prod'}, zone: z${i % 7}}\n`);
+  const text = `${clusters.join('---\n')}---
+apiVersion: placement.kubernetes-fleet.io/v1beta1
+kind: ClusterResourcePlacement
+metadata: {name: prod}
+spec:
+  resourceSelectors: [{group: "", version: v1, kind: Namespace, name: web}]
+  policy:
+    placementType: PickAll
+    affinity:
+      clusterAffinity:
+        requiredDuringSchedulingIgnoredDuringExecution:
+          clusterSelectorTerms: [{labelSelector: {matchLabels: {env: prod}}}]
+`;
+  const idle = () => new Promise((resolve) => setTimeout(resolve, 20));
+  const sizes = [];
+  const call = () => {
+    const r = fp.place(text, { at: AT });
+    assert.deepEqual(r.errors, []);
+    assert.equal(r.placements[0].picked.length, 1000);
+    assert.equal(r.placements[0].picked[1].cluster, 'c100');
+    sizes.push(memory());
+  };
+  for (let i = 0; i < 6; i++) call();
+  for (let i = 0; i < 6; i++) {
+    await idle();
+    call();
+  }
+  assert.deepEqual(sizes.slice(2), Array(sizes.length - 2).fill(sizes[1]), `linear memory after each call: ${sizes}`);
+});
+
 test('after a WebAssembly trap (the engine out of memory) the instance is replaced: the next call works', async () => {
   // A real trap inside place(): the live instance's memory is grown to the wasm32 maximum
   // (4 GiB of address space, not touched), so the engine's next allocation fails and the

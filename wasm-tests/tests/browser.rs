@@ -19,3 +19,8 @@ fn bad_yaml_is_an_error_value_with_position() {
 fn options_need_at_and_misuse_throws() {
     common::options_need_at_and_misuse_throws();
 }
+
+#[wasm_bindgen_test]
+fn a_call_keeps_its_input_until_released_or_the_next_call() {
+    common::a_call_keeps_its_input_until_released_or_the_next_call();
+}

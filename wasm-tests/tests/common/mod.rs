@@ -119,3 +119,30 @@ pub fn options_need_at_and_misuse_throws() {
     .is_err());
     assert_eq!(wasm::version(), fleet_policy::VERSION);
 }
+
+/// A call answers before its input is freed: the input is kept until `release()` (which the
+/// npm wrapper calls when the event loop is idle) or until the next call starts, which frees
+/// it before reading its own text. The kept input does not change the next call's result.
+pub fn a_call_keeps_its_input_until_released_or_the_next_call() {
+    let first = wasm::place(wasm::put_text(FLEET.into()), options()).unwrap_or_default();
+    assert!(wasm::retained());
+    wasm::release();
+    assert!(!wasm::retained());
+    wasm::release();
+    let again = wasm::place(wasm::put_text(FLEET.into()), options()).unwrap_or_default();
+    assert!(wasm::retained());
+    assert_eq!(json(&again), json(&first));
+    assert_eq!(
+        json(&first)["placements"][0]["picked"]
+            .as_array()
+            .map(Vec::len),
+        Some(2)
+    );
+    // The npm wrapper's first step of a call: the buffer for its text.
+    wasm::text_buffer(16);
+    assert!(!wasm::retained());
+    // Options that do not decode: the call throws, and keeps nothing.
+    let _ = wasm::place(wasm::put_text(FLEET.into()), options());
+    assert!(wasm::place(wasm::put_text(FLEET.into()), js("7")).is_err());
+    assert!(!wasm::retained());
+}
