@@ -1576,6 +1576,276 @@ fn a_deleting_node_of_a_dump_without_nodeclaims_counts_as_disrupting() {
     assert_eq!(excluded, vec![serde_json::json!("b")]);
 }
 
+/// The same `kubectl get nodepools,nodes -o yaml` pasted twice (the second taken later, when
+/// node b was no longer being deleted): the API server holds one object of a name, so each
+/// NodePool and Node is counted once, the first copy, and each later copy is an error on its
+/// name. Before, the pool was evaluated twice and every Node counted twice.
+#[test]
+fn a_dump_pasted_twice_counts_each_nodepool_and_node_once() {
+    let disruption = "    disruption:
+      consolidationPolicy: WhenEmptyOrUnderutilized
+      consolidateAfter: 0s
+      budgets: [{nodes: 100%}]
+";
+    let first = nodes_dump(disruption, &[("a", false), ("b", true), ("c", false)]);
+    let later = nodes_dump(disruption, &[("a", false), ("b", false), ("c", false)]);
+    let r = json(&fleet_policy::budgets(
+        &[
+            Source::new("first.yaml", first),
+            Source::new("later.yaml", later.clone()),
+        ],
+        &fleet_policy::BudgetOptions::at(at("2024-03-05T12:00:00Z")),
+    ));
+    assert_eq!(r["nodePools"].as_array().map(Vec::len), Some(1));
+    let pool = &r["nodePools"][0];
+    assert_eq!(pool["nodes"]["total"], 3);
+    assert_eq!(pool["nodes"]["disrupting"], 1);
+    let line_of = |name: &str| {
+        1 + later[..later.find(&format!("name: {name}")).unwrap_or(0)]
+            .matches('\n')
+            .count() as u64
+    };
+    let errors: Vec<(String, u64, String)> = r["errors"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|e| {
+            (
+                e["source"].as_str().unwrap_or_default().to_string(),
+                e["line"].as_u64().unwrap_or_default(),
+                e["message"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect();
+    let duplicate = |kind: &str, name: &str, line: u64| {
+        (
+            "later.yaml".to_string(),
+            line,
+            format!("duplicate {kind} \"{name}\": only the first one is used"),
+        )
+    };
+    assert_eq!(
+        errors,
+        [
+            duplicate("NodePool", "general", line_of("general")),
+            duplicate("Node", "a", line_of("a")),
+            duplicate("Node", "b", line_of("b")),
+            duplicate("Node", "c", line_of("c")),
+        ]
+    );
+}
+
+/// `firstNConsolidationOption` returns no command for fewer than two candidates (every
+/// version, `multinodeconsolidation.go`): with a budget of one node, multi-node consolidation
+/// takes nothing, in the NodePool's view as in the pass, and single-node consolidation acts.
+/// With a budget of two it takes both.
+#[test]
+fn multi_node_consolidation_needs_two_candidates_within_budget() {
+    let node = |n: &str| {
+        format!(
+            "---
+apiVersion: v1
+kind: Node
+metadata:
+  name: node-{n}
+  labels: {{karpenter.sh/nodepool: general, karpenter.sh/initialized: \"true\", node.kubernetes.io/instance-type: m5.large, karpenter.sh/capacity-type: on-demand, topology.kubernetes.io/zone: us-east-1a}}
+status: {{conditions: [{{type: Ready, status: \"True\"}}]}}
+---
+apiVersion: karpenter.sh/v1
+kind: NodeClaim
+metadata: {{name: general-{n}, labels: {{karpenter.sh/nodepool: general}}, creationTimestamp: \"2024-03-01T00:00:00Z\"}}
+status:
+  nodeName: node-{n}
+  conditions:
+  - {{type: Initialized, status: \"True\"}}
+  - {{type: Consolidatable, status: \"True\", lastTransitionTime: \"2024-03-05T10:00:00Z\"}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {{name: web-{n}}}
+spec: {{nodeName: node-{n}}}
+status: {{phase: Running}}
+"
+        )
+    };
+    let with_budget = |nodes: &str| {
+        let mut text = format!(
+            "apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {{name: general}}
+spec:
+  disruption:
+    consolidationPolicy: WhenEmptyOrUnderutilized
+    consolidateAfter: 0s
+    budgets: [{{nodes: \"{nodes}\"}}]
+  template:
+    spec:
+      nodeClassRef: {{group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}}
+      requirements: []
+"
+        );
+        for n in ["a", "b", "c"] {
+            text.push_str(&node(n));
+        }
+        json(&fleet_policy::budgets(
+            &[Source::new("pool.yaml", text)],
+            &fleet_policy::BudgetOptions::at(at("2024-03-05T12:00:00Z")),
+        ))
+    };
+    let outcome = |candidates: &Value| -> Vec<(String, String)> {
+        candidates
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|c| {
+                let how = if c["selected"] == true {
+                    "selected".to_string()
+                } else {
+                    c["notSelected"]["kind"].as_str().unwrap_or("-").to_string()
+                };
+                (c["node"].as_str().unwrap_or_default().to_string(), how)
+            })
+            .collect()
+    };
+    let multi_in_pass = |r: &Value| {
+        r["pass"]["methods"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .find(|m| m["method"] == "MultiNodeConsolidation")
+            .cloned()
+            .unwrap_or_default()
+    };
+
+    let one = with_budget("1");
+    assert_eq!(one["errors"], serde_json::json!([]));
+    let expected = [
+        ("node-a", "batchOfOne"),
+        ("node-b", "budgetExhausted"),
+        ("node-c", "budgetExhausted"),
+    ];
+    let pool = &one["nodePools"][0];
+    assert_eq!(
+        outcome(&method(pool, "MultiNodeConsolidation")["candidates"]),
+        pairs(&expected)
+    );
+    assert_eq!(
+        outcome(&multi_in_pass(&one)["candidates"]),
+        pairs(&expected)
+    );
+    assert_eq!(multi_in_pass(&one)["commands"], serde_json::json!([]));
+    assert_eq!(one["pass"]["acting"], "SingleNodeConsolidation");
+    assert_eq!(
+        outcome(&method(pool, "SingleNodeConsolidation")["candidates"]),
+        pairs(&[("node-a", "selected"), ("node-b", "-"), ("node-c", "-")])
+    );
+
+    let two = with_budget("2");
+    let expected = [
+        ("node-a", "selected"),
+        ("node-b", "selected"),
+        ("node-c", "budgetExhausted"),
+    ];
+    assert_eq!(
+        outcome(&method(&two["nodePools"][0], "MultiNodeConsolidation")["candidates"]),
+        pairs(&expected)
+    );
+    assert_eq!(
+        outcome(&multi_in_pass(&two)["candidates"]),
+        pairs(&expected)
+    );
+    assert_eq!(two["pass"]["acting"], "MultiNodeConsolidation");
+}
+
+/// A MemberCluster the API server would refuse is reported as it would be: the CRD's bounds
+/// (`heartbeatPeriodSeconds` 1-600, a taint's effect `NoSchedule` only, a name under 64
+/// characters) and the webhook's taint checks (a qualified key, a label value, no repeats).
+/// The placement is still evaluated, over the cluster as written.
+#[test]
+fn a_member_cluster_the_api_server_would_refuse_is_reported() {
+    let long = "c".repeat(64);
+    let text = format!(
+        "apiVersion: cluster.kubernetes-fleet.io/v1beta1
+kind: MemberCluster
+metadata: {{name: a}}
+spec:
+  identity: {{kind: ServiceAccount, name: agent, namespace: fleet-system}}
+  heartbeatPeriodSeconds: 700
+  taints:
+  - {{key: gpu, value: Team A, effect: NoExecute}}
+  - {{key: gpu, value: Team A, effect: NoExecute}}
+  - {{key: -bad, effect: NoSchedule}}
+---
+apiVersion: cluster.kubernetes-fleet.io/v1beta1
+kind: MemberCluster
+metadata: {{name: {long}}}
+spec:
+  identity: {{kind: ServiceAccount, name: agent, namespace: fleet-system}}
+  heartbeatPeriodSeconds: 0
+  taints: [{{key: ok, effect: NoSchedule}}]
+---
+apiVersion: placement.kubernetes-fleet.io/v1beta1
+kind: ClusterResourcePlacement
+metadata: {{name: p}}
+spec:
+  resourceSelectors: [{{group: \"\", version: v1, kind: Namespace, name: web}}]
+  policy: {{placementType: PickAll, tolerations: [{{key: ok, operator: Exists}}]}}
+"
+    );
+    let r = fleet_policy::place(
+        &[Source::new("members.yaml", text)],
+        &PlaceOptions::at(at("2026-03-04T12:00:00Z")),
+    );
+    let errors: Vec<(&str, u32, u32, &str)> = r
+        .errors
+        .iter()
+        .map(|e| (e.path.as_str(), e.line, e.column, e.message.as_str()))
+        .collect();
+    let value = "invalid taint value: value \"Team A\" must consist of alphanumeric characters, \
+                 '-', '_' or '.', and must start and end with an alphanumeric character";
+    let effect = "Unsupported value: \"NoExecute\": supported values: \"NoSchedule\"";
+    assert_eq!(
+        errors,
+        [
+            (
+                "spec.heartbeatPeriodSeconds",
+                6,
+                27,
+                "Invalid value: 700: spec.heartbeatPeriodSeconds in body should be less than or equal to 600"
+            ),
+            ("spec.taints[0].value", 8, 23, value),
+            ("spec.taints[0].effect", 8, 39, effect),
+            ("spec.taints[1].value", 9, 23, value),
+            ("spec.taints[1].effect", 9, 39, effect),
+            (
+                "spec.taints[1]",
+                9,
+                5,
+                "taint \"gpu\" already exists, taints must be unique"
+            ),
+            (
+                "spec.taints[2].key",
+                10,
+                11,
+                "invalid taint key: key \"-bad\" must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character"
+            ),
+            ("metadata.name", 14, 18, "metadata.name max length is 63"),
+            (
+                "spec.heartbeatPeriodSeconds",
+                17,
+                27,
+                "Invalid value: 0: spec.heartbeatPeriodSeconds in body should be greater than or equal to 1"
+            ),
+        ]
+    );
+    // Evaluated as written: the NoExecute taint is not tolerated, the long name's cluster is.
+    let p = &r.placements[0];
+    assert_eq!(
+        p.picked.iter().map(|c| &*c.cluster).collect::<Vec<_>>(),
+        [long.as_str()]
+    );
+}
+
 /// `classifyBindings`: a ClusterResourceBinding made for an older policy snapshot than the
 /// latest its placement's bindings name (`web-0` beside `web-1`) is obsolete: it does not
 /// count towards `numberOfClusters` and is unscheduled when not picked again.

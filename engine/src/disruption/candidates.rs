@@ -471,6 +471,9 @@ pub enum Blocked {
     },
     /// Multi-node consolidation's batch reaches 101 candidates within budget at most.
     BeyondBatch,
+    /// Multi-node consolidation acts on two candidates within budget or more
+    /// (`firstNConsolidationOption`); one alone is single-node consolidation's.
+    BatchOfOne,
     /// `Balanced`: even deleting the node scores below the threshold (`CanPassThreshold`).
     BalancedThreshold {
         /// savings fraction ÷ disruption fraction of deleting it.
@@ -547,6 +550,11 @@ impl Blocked {
             }
             Blocked::BeyondBatch => {
                 "beyond the 101 candidates within budget a multi-node batch can reach".into()
+            }
+            Blocked::BatchOfOne => {
+                "the only candidate within budget: multi-node consolidation takes two or more, \
+                 single-node consolidation considers it alone"
+                    .into()
             }
             Blocked::BalancedThreshold { score } => format!(
                 "Balanced: deleting it would score {score:.3}, below the threshold 0.5 (1/k, k = 2)"
@@ -1136,6 +1144,13 @@ pub fn evaluate(
                 c.not_selected = Some(Blocked::BeyondBatch);
             }
             candidates.push(c);
+        }
+        // `firstNConsolidationOption` returns no command for fewer than two candidates.
+        if m == Method::MultiNodeConsolidation && kept == 1 {
+            if let Some(c) = candidates.iter_mut().find(|c| c.selected) {
+                c.selected = false;
+                c.not_selected = Some(Blocked::BatchOfOne);
+            }
         }
         let approximation = match m {
             Method::MultiNodeConsolidation => Some(

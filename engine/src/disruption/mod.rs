@@ -17,6 +17,7 @@ pub mod timing;
 pub mod validation;
 pub mod version;
 
+use crate::input::documents::first_of_each;
 use crate::input::duration::GoDuration;
 use crate::input::kinds::KindInfo;
 use crate::input::{Diagnostic, Document, FieldPath, Input};
@@ -105,8 +106,8 @@ fn decode_all<'a, T: crate::input::FromNode>(
     kind: &'a str,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<(&'a Document, T)> {
-    input
-        .of_kind(kind)
+    first_of_each(input.of_kind(kind), diags)
+        .into_iter()
         .filter_map(|d| {
             let (v, errors) = d.decode_lenient::<T>();
             diags.extend(errors);
@@ -134,18 +135,19 @@ pub struct Prepared<'a> {
 /// Decodes and joins the disruption manifests of the input.
 pub fn prepare(input: &Input) -> Prepared<'_> {
     let mut diags: Vec<Diagnostic> = Vec::new();
-    let pools: Vec<(&Document, NodePool)> = input
-        .of_kind("NodePool")
+    let pools: Vec<(&Document, NodePool)> = first_of_each(input.of_kind("NodePool"), &mut diags)
+        .into_iter()
         .map(|d| (d, NodePool::read(d, &mut diags)))
         .collect();
-    let counts: Vec<(&Document, NodeCountsSpec)> = input
-        .of_kind("NodeCounts")
-        .filter_map(|d| {
-            let (v, errors) = d.decode_at_lenient::<NodeCountsSpec>(&"spec".into());
-            diags.extend(errors);
-            Some((d, v?))
-        })
-        .collect();
+    let counts: Vec<(&Document, NodeCountsSpec)> =
+        first_of_each(input.of_kind("NodeCounts"), &mut diags)
+            .into_iter()
+            .filter_map(|d| {
+                let (v, errors) = d.decode_at_lenient::<NodeCountsSpec>(&"spec".into());
+                diags.extend(errors);
+                Some((d, v?))
+            })
+            .collect();
     let claims: Vec<(&Document, NodeClaim)> = decode_all(input, "NodeClaim", &mut diags);
     let nodes: Vec<(&Document, K8sNode)> = decode_all(input, "Node", &mut diags);
     let pods: Vec<(&Document, Pod)> = decode_all(input, "Pod", &mut diags);
@@ -337,7 +339,7 @@ fn state_nodes(
     pods: &[(&Document, Pod)],
     pdbs: &Pdbs<'_>,
 ) -> Vec<StateNode> {
-    // A repeated name or provider id: the last node wins.
+    // Names are unique (`first_of_each`); of Nodes sharing a provider id, the last wins.
     let node_by_name: SortedMap<&str, usize> = nodes
         .iter()
         .enumerate()

@@ -305,6 +305,8 @@ pub fn build(
                         if let Some(u) = used.get_mut(e.pool) {
                             *u += 1;
                         }
+                    } else if kept.len() == 1 {
+                        c.not_selected = Some(Blocked::BatchOfOne);
                     } else if k <= last {
                         c.not_selected = Some(rejected.clone().unwrap_or(Blocked::BeyondBatch));
                     } else {

@@ -657,6 +657,41 @@ fn read_source(source: &Source, input: &mut Input) {
     read_chunks(&source.name, &split_documents(&text), 0, input);
 }
 
+/// The first manifest of each name among `docs` (manifests of one kind), in their order; each
+/// later one of the same API group, namespace and name gets an error on its name instead. The
+/// API server holds one object of a name: a dump pasted twice, or beside a hand-written copy,
+/// must not be counted twice.
+pub(crate) fn first_of_each<'a>(
+    docs: impl Iterator<Item = &'a Document>,
+    diags: &mut Vec<Diagnostic>,
+) -> Vec<&'a Document> {
+    let mut seen: rustc_hash::FxHashSet<(&str, &str, &str)> = rustc_hash::FxHashSet::default();
+    docs.filter(|d| {
+        let Some(name) = d.name.as_deref().filter(|n| !n.is_empty()) else {
+            return true;
+        };
+        let group = d.api_version.split_once('/').map_or("", |(g, _)| g);
+        let namespace = d
+            .metadata()
+            .and_then(|m| m.get("namespace"))
+            .and_then(Node::as_scalar)
+            .unwrap_or_default();
+        if seen.insert((group, namespace, name)) {
+            return true;
+        }
+        let name = match namespace {
+            "" => name.to_string(),
+            ns => format!("{ns}/{name}"),
+        };
+        diags.push(d.error(
+            &FieldPath::parse("metadata.name"),
+            format!("duplicate {} {name:?}: only the first one is used", d.kind),
+        ));
+        false
+    })
+    .collect()
+}
+
 /// Reads chunks of one source, numbering documents on from `index`; returns the number of the
 /// last document read (the session re-reads only the chunks of an edited source that changed).
 pub(crate) fn read_chunks(

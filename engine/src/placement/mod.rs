@@ -178,7 +178,14 @@ pub fn decode_member(
     doc: &Document,
     options: &PlaceOptions,
 ) -> (Option<FleetCluster>, Vec<Diagnostic>) {
-    let (cluster, errors) = doc.decode_lenient::<MemberCluster>();
+    let (cluster, mut errors) = doc.decode_lenient::<MemberCluster>();
+    if let Some(c) = &cluster {
+        errors.extend(
+            validate::validate_member(c)
+                .into_iter()
+                .map(|f| doc.error(&f.path, f.message)),
+        );
+    }
     let cluster = cluster.map(|c| FleetCluster::new(c, options.at, options.timeouts()));
     (cluster, errors)
 }

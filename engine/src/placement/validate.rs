@@ -6,7 +6,9 @@ use super::affinity::PropertyOperator;
 use super::properties::RESOURCE_PREFIX;
 use crate::input::quantity::Quantity;
 use crate::input::FieldPath;
-use crate::model::placement::{ClusterSelectorTerm, PlacementPolicy, PropertySelectorRequirement};
+use crate::model::placement::{
+    ClusterSelectorTerm, MemberCluster, PlacementPolicy, PropertySelectorRequirement,
+};
 use crate::selectors::{check_key, check_value};
 use crate::sorted_map::SortedMap;
 use std::cmp::Ordering;
@@ -271,6 +273,71 @@ pub fn validate(policy: Option<&PlacementPolicy>, base: &FieldPath) -> Vec<Findi
             out.error(
                 path,
                 format!("toleration {:?} already exists in tolerations", t.key),
+            );
+        }
+    }
+    out.findings
+}
+
+/// Validates a MemberCluster as its CRD schema and KubeFleet's webhook do
+/// (`apis/cluster/v1beta1/membercluster_types.go`, `pkg/utils/validator/membercluster.go`):
+/// its name's length, the heartbeat period and the taints. The API server would refuse such
+/// an object; the cluster is still scheduled as written, with the errors beside it.
+pub fn validate_member(m: &MemberCluster) -> Vec<Finding> {
+    let mut out = Out {
+        findings: Vec::new(),
+    };
+    if m.metadata.name.len() > 63 {
+        out.error(
+            FieldPath::parse("metadata.name"),
+            "metadata.name max length is 63",
+        );
+    }
+    let spec = FieldPath::parse("spec");
+    if let Some(s) = m.spec.heartbeat_period_seconds {
+        let bound = match s {
+            ..=0 => Some("greater than or equal to 1"),
+            601.. => Some("less than or equal to 600"),
+            _ => None,
+        };
+        if let Some(bound) = bound {
+            out.error(
+                spec.key("heartbeatPeriodSeconds"),
+                format!(
+                    "Invalid value: {s}: spec.heartbeatPeriodSeconds in body should be {bound}"
+                ),
+            );
+        }
+    }
+    let tp = spec.key("taints");
+    if m.spec.taints.len() > 100 {
+        out.error(
+            tp.clone(),
+            format!("must have at most 100 items, got {}", m.spec.taints.len()),
+        );
+    }
+    let mut seen: HashSet<(&str, &str, &str)> = HashSet::new();
+    for (i, t) in m.spec.taints.iter().enumerate() {
+        let path = tp.index(i);
+        if let Err(m) = check_key(&t.key) {
+            out.error(path.key("key"), format!("invalid taint key: {m}"));
+        }
+        if let Err(m) = check_value(&t.value) {
+            out.error(path.key("value"), format!("invalid taint value: {m}"));
+        }
+        if t.effect != "NoSchedule" {
+            out.error(
+                path.key("effect"),
+                format!(
+                    "Unsupported value: \"{}\": supported values: \"NoSchedule\"",
+                    t.effect
+                ),
+            );
+        }
+        if !seen.insert((t.key.as_str(), t.value.as_str(), t.effect.as_str())) {
+            out.error(
+                path,
+                format!("taint {:?} already exists, taints must be unique", t.key),
             );
         }
     }
