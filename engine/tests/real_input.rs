@@ -1002,6 +1002,52 @@ fn broken_json_is_told_in_json_words_and_a_cut_paste_says_so() {
     );
 }
 
+/// `az fleet member list` of two fleets beside one fleet's update run: the run updates its own
+/// fleet's members only (the ARM ids say which fleet each belongs to); the other fleet's are
+/// listed as excluded, with both fleets named.
+#[test]
+fn an_update_run_reaches_only_the_members_of_its_own_fleet() {
+    let t = at("2026-03-02T08:00:00Z");
+    let own = [
+        "az/fleet-member-list.json",
+        "az/fleet-updatestrategy-show.json",
+        "az/updaterun-rest.json",
+        "az/aks-list.json",
+        "az/aks-maintenanceconfiguration-show.json",
+    ]
+    .map(corpus);
+    let other = corpus("az/fleet-member-list.json")
+        .text
+        .replace("/fleets/fleet-1/", "/fleets/fleet-2/")
+        .replace("\"name\": \"aks-", "\"name\": \"other-aks-");
+    let mut both = own.to_vec();
+    both.push(Source::new("other-fleet-members.json", other));
+    let alone = fleet_policy::rollout(&own, &RolloutOptions::at(t));
+    let r = fleet_policy::rollout(&both, &RolloutOptions::at(t));
+    assert!(r.errors.is_empty(), "{:?}", r.errors.first());
+    assert_eq!(json(&r.rollouts[0].stages), json(&alone.rollouts[0].stages));
+    let excluded: Vec<(String, String)> = r.rollouts[0]
+        .excluded
+        .iter()
+        .map(|e| (e.cluster.clone(), e.message.clone()))
+        .collect();
+    let other = |name: &str| {
+        (
+            format!("other-{name}"),
+            "it is a member of fleet \"fleet-2\", not of the run's fleet \"fleet-1\"".to_string(),
+        )
+    };
+    assert_eq!(
+        excluded,
+        [
+            other("aks-canary"),
+            other("aks-eu-1"),
+            other("aks-eu-2"),
+            other("aks-us-1")
+        ]
+    );
+}
+
 /// A million broken documents must not make a million messages: a result lists the first
 /// 1,000 errors and counts the rest.
 #[test]
@@ -1843,6 +1889,129 @@ spec:
     assert_eq!(
         p.picked.iter().map(|c| &*c.cluster).collect::<Vec<_>>(),
         [long.as_str()]
+    );
+}
+
+/// A simulated duration that is no Go duration of zero or more, in the options or in a
+/// member's `fleet-policy.dev/update-duration` annotation, is reported (the options' as
+/// errors of `options`, the annotation's as a warning at the annotation) and the default is
+/// used; a member the options name that no rollout reaches is a warning. Before, all of these
+/// changed nothing without a word.
+#[test]
+fn bad_durations_and_unknown_members_in_the_options_are_reported() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../static/examples/kubefleet-staged-run.yaml");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
+    let annotated = "metadata: {name: canary-1, labels: {environment: canary}, annotations: {fleet-policy.dev/update-duration: 1day}}";
+    let text = text.replace(
+        "metadata: {name: canary-1, labels: {environment: canary}}",
+        annotated,
+    );
+    assert!(text.contains(annotated), "the example changed");
+    let mut options = RolloutOptions::at(at("2026-03-04T12:00:00Z"));
+    options.default_duration = Some("-1m".to_string());
+    options.durations = [("staging-1", "abc"), ("stagng-1", "5m")]
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    options.skip = vec!["prod-3".to_string()];
+    let r = fleet_policy::rollout(&[Source::new("run.yaml", text.clone())], &options);
+    let said = |list: &[fleet_policy::Diagnostic]| -> Vec<(String, u32, u32, String)> {
+        list.iter()
+            .map(|d| (d.source.clone(), d.line, d.column, d.message.clone()))
+            .collect()
+    };
+    let options_say = |m: &str| ("options".to_string(), 0, 0, m.to_string());
+    assert_eq!(
+        said(&r.errors),
+        [
+            options_say("defaultDuration: \"-1m\" is negative; the default is used"),
+            options_say(
+                "durations[\"staging-1\"]: time: invalid duration \"abc\"; the default is used"
+            ),
+        ]
+    );
+    let line = 1 + text[..text.find(annotated).unwrap_or(0)]
+        .matches('\n')
+        .count() as u32;
+    assert_eq!(
+        said(&r.warnings),
+        [
+            (
+                "run.yaml".to_string(),
+                line,
+                annotated.find("1day").unwrap_or(0) as u32 + 1,
+                "invalid update duration: time: unknown unit \"day\" in duration \"1day\"; the default is used".to_string()
+            ),
+            options_say("durations names \"stagng-1\", which no rollout reaches"),
+            options_say("skip names \"prod-3\", which no rollout reaches"),
+        ]
+    );
+    assert_eq!(
+        r.warnings[0].path,
+        "metadata.annotations[\"fleet-policy.dev/update-duration\"]"
+    );
+    // Both clusters take the default of 2 minutes.
+    let ends: Vec<(String, Option<String>)> = r.rollouts[0]
+        .stages
+        .iter()
+        .flat_map(|s| &s.groups)
+        .flat_map(|g| &g.members)
+        .filter(|m| m.cluster.ends_with("-1") && !m.cluster.starts_with("prod"))
+        .map(|m| (m.cluster.to_string(), m.end.map(|t| t.to_rfc3339())))
+        .collect();
+    assert_eq!(
+        ends,
+        [
+            (
+                "staging-1".to_string(),
+                Some("2026-03-04T12:02:00+00:00".to_string())
+            ),
+            (
+                "canary-1".to_string(),
+                Some("2026-03-04T13:04:00+00:00".to_string())
+            ),
+        ]
+    );
+}
+
+/// A staged run left in `Initialize` (the default) computes its stages and rolls nothing out:
+/// every member NotStarted, no timeline, and the warning says so.
+#[test]
+fn a_staged_run_in_initialize_rolls_nothing_out_and_says_so() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../static/examples/kubefleet-staged-run.yaml");
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}"));
+    assert!(text.contains("  state: Run\n"), "the example changed");
+    let text = text.replace("  state: Run\n", "");
+    let r = fleet_policy::rollout(
+        &[Source::new("run.yaml", text)],
+        &RolloutOptions::at(at("2026-03-04T12:00:00Z")),
+    );
+    assert!(r.errors.is_empty(), "{:?}", r.errors);
+    let run = &r.rollouts[0];
+    assert!(run.timeline.is_empty());
+    let states: Vec<String> = run
+        .stages
+        .iter()
+        .flat_map(|s| &s.groups)
+        .flat_map(|g| &g.members)
+        .map(|m| format!("{:?}", m.state))
+        .collect();
+    assert_eq!(states.len(), 4);
+    assert!(states.iter().all(|s| s == "NotStarted"), "{states:?}");
+    let warnings: Vec<(&str, &str)> = r
+        .warnings
+        .iter()
+        .map(|w| (w.path.as_str(), w.message.as_str()))
+        .collect();
+    assert_eq!(
+        warnings,
+        [(
+            "spec.state",
+            "spec.state is Initialize: stages are computed but nothing rolls out until it is Run \
+             (every member stays NotStarted; with state Run the timeline shows the rollout)"
+        )]
     );
 }
 

@@ -977,15 +977,18 @@ fn duration_of(
         .map(String::as_str)
         .or(annotation)
         .or(opts.default_duration.as_deref());
+    // A bad value of the options is reported once, by `super::check_options`; one of the
+    // annotation at the annotation.
     match pick.map(GoDuration::parse) {
         Some(Ok(d)) if d.0 >= 0 => d.seconds(),
-        Some(_) => {
-            if let Some(doc) = ctx_doc {
-                ctx.warn(
+        Some(bad) => {
+            let from_annotation = opts.durations.get(name).is_none() && pick == annotation;
+            if let (Some(doc), true) = (ctx_doc, from_annotation) {
+                ctx.warnings.push(super::bad_duration_annotation(
                     doc,
-                    "",
-                    &format!("invalid update duration for \"{name}\"; the default is used"),
-                );
+                    pick.unwrap_or_default(),
+                    bad.err(),
+                ));
             }
             default
         }
@@ -1086,6 +1089,16 @@ fn reason_for_upgrade<'m>(
     }
 }
 
+/// The fleet an ARM resource belongs to, from its `id`
+/// (`…/providers/Microsoft.ContainerService/fleets/{fleet}/{type}/{name}`): the fleet's id and
+/// its name. `None` for a resource without such an id (one written by hand).
+fn fleet_of(doc: &Document) -> Option<(&str, &str)> {
+    let id = doc.root.get("id")?.as_scalar()?;
+    let at = id.to_ascii_lowercase().find("/fleets/")? + "/fleets/".len();
+    let name_len = id.get(at..)?.find('/')?;
+    Some((id.get(..at + name_len)?, id.get(at..at + name_len)?))
+}
+
 fn plan_run(
     doc: &Document,
     spec: &RunSpec<'_>,
@@ -1124,7 +1137,22 @@ fn plan_run(
         .map(|s| vec![Vec::new(); s.groups.len()])
         .collect();
     let mut excluded = Vec::new();
+    let run_fleet = fleet_of(doc);
     for m in &az.members {
+        if let (Some((run_id, run_name)), Some((id, name))) = (&run_fleet, fleet_of(m.doc)) {
+            if !id.eq_ignore_ascii_case(run_id) {
+                let reason = MemberReason::OtherFleet {
+                    fleet: name.to_string(),
+                    run_fleet: run_name.to_string(),
+                };
+                excluded.push(Excluded {
+                    cluster: m.name.to_string(),
+                    message: super::report::member_reason_text(&reason),
+                    reason,
+                });
+                continue;
+            }
+        }
         let slot = if spec.strategy.is_none() {
             Some((0, 0))
         } else {
@@ -1532,6 +1560,7 @@ pub fn reason_tag(r: &MemberReason) -> &'static str {
         MemberReason::ApplyFailed => "ApplyFailed",
         MemberReason::GroupNotInStrategy { .. } => "GroupNotInStrategy",
         MemberReason::NoWindowWithinHorizon => "NoWindowWithinHorizon",
+        MemberReason::OtherFleet { .. } => "OtherFleet",
     }
 }
 

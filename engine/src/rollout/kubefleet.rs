@@ -145,6 +145,12 @@ pub(crate) fn read<'a>(
             .and_then(|a| a.get(DURATION_ANNOTATION))
             .and_then(|v| v.as_scalar())
         {
+            match crate::input::duration::GoDuration::parse(d) {
+                Ok(g) if g.0 >= 0 => {}
+                bad => ctx
+                    .warnings
+                    .push(super::bad_duration_annotation(doc, d, bad.err())),
+            }
             durations.push((doc.name.clone().unwrap_or_default(), d.to_owned()));
         }
     }
@@ -542,7 +548,7 @@ pub(crate) fn rollouts(
             Ok(stages) => {
                 if state != "Run" {
                     ctx.warn(doc, "spec.state", &format!(
-                        "spec.state is {state}: stages are computed but nothing rolls out until it is Run (the timeline shows what Run would do)"
+                        "spec.state is {state}: stages are computed but nothing rolls out until it is Run (every member stays NotStarted; with state Run the timeline shows the rollout)"
                     ));
                 }
                 let mut r = run_staged(&name, stages, kf, opts, state == "Run");

@@ -23,6 +23,7 @@ pub mod snapshots;
 pub mod staged;
 pub mod table;
 
+use crate::input::duration::GoDuration;
 use crate::input::kinds::KindInfo;
 use crate::input::{Diagnostic, Document, FieldPath, Input, Severity};
 use chrono::{DateTime, TimeZone, Utc};
@@ -232,11 +233,13 @@ pub fn rollout(
     placements: &[crate::placement::PlacementResult],
 ) -> RolloutReport {
     let mut ctx = Ctx::default();
+    check_options(options, &mut ctx);
     let docs = Docs::of(input);
     let az = azure::read(&docs, &mut ctx);
     let kf = kubefleet::read(&docs, placements, options, &mut ctx);
     let mut rollouts = azure::rollouts(&docs, &az, options, &mut ctx);
     rollouts.extend(kubefleet::rollouts(&docs, &kf, options, &mut ctx));
+    members_named_in_options(options, &rollouts, &mut ctx);
     // Results must not depend on document order.
     rollouts.sort_by(|a, b| (a.system, &a.kind, &a.name).cmp(&(b.system, &b.kind, &b.name)));
     if let Some(t) = options.observe {
@@ -251,6 +254,82 @@ pub fn rollout(
         warnings: ctx.warnings,
         notices: Vec::new(),
     }
+}
+
+/// A diagnostic about the options (no document, no position), as the CLI and the npm
+/// package print them: `options: …`.
+fn option_diagnostic(severity: Severity, message: String) -> Diagnostic {
+    Diagnostic::in_source(severity, "options", 0, Default::default(), message)
+}
+
+/// The simulated durations of the options must be Go durations of zero or more (as the
+/// annotation's): a bad one is an error, and the default is used in its place.
+fn check_options(options: &RolloutOptions, ctx: &mut Ctx) {
+    let check = |what: String, text: &str| match GoDuration::parse(text) {
+        Ok(d) if d.0 >= 0 => None,
+        Ok(_) => Some(format!("{what}: {text:?} is negative; the default is used")),
+        Err(e) => Some(format!("{what}: {e}; the default is used")),
+    };
+    let bad = options
+        .default_duration
+        .as_deref()
+        .and_then(|d| check("defaultDuration".to_string(), d))
+        .into_iter()
+        .chain(
+            options
+                .durations
+                .iter()
+                .filter_map(|(name, d)| check(format!("durations[{name:?}]"), d)),
+        );
+    for message in bad {
+        ctx.errors.push(option_diagnostic(Severity::Error, message));
+    }
+}
+
+/// The members the options name (`durations`, `fail`, `pending`, `skip`) that no rollout
+/// reaches: most often a misspelt name, which would otherwise change nothing without a word.
+fn members_named_in_options(options: &RolloutOptions, rollouts: &[plan::Rollout], ctx: &mut Ctx) {
+    let reached: rustc_hash::FxHashSet<&str> = rollouts
+        .iter()
+        .flat_map(|r| &r.stages)
+        .flat_map(|s| &s.groups)
+        .flat_map(|g| &g.members)
+        .map(|m| &*m.cluster)
+        .collect();
+    let named = options
+        .durations
+        .keys()
+        .map(|n| ("durations", n))
+        .chain(options.fail.iter().map(|n| ("fail", n)))
+        .chain(options.pending.iter().map(|n| ("pending", n)))
+        .chain(options.skip.iter().map(|n| ("skip", n)));
+    for (option, name) in named {
+        if !reached.contains(name.as_str()) {
+            ctx.warnings.push(option_diagnostic(
+                Severity::Warning,
+                format!("{option} names {name:?}, which no rollout reaches"),
+            ));
+        }
+    }
+}
+
+/// A warning at a member's `fleet-policy.dev/update-duration` annotation whose value is no Go
+/// duration of zero or more: the default is used in its place.
+pub(crate) fn bad_duration_annotation(
+    doc: &Document,
+    value: &str,
+    error: Option<crate::input::duration::DurationError>,
+) -> Diagnostic {
+    let path = FieldPath::parse("metadata.annotations").key(azure::DURATION_ANNOTATION);
+    let why = match error {
+        Some(e) => e.to_string(),
+        None => format!("{value:?} is negative"),
+    };
+    doc.diagnostic(
+        Severity::Warning,
+        &path,
+        format!("invalid update duration: {why}; the default is used"),
+    )
 }
 
 /// Rewrites every state to the one in force at `t` (the last timeline entry at or before it).

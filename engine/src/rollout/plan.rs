@@ -180,6 +180,14 @@ pub enum MemberReason {
     },
     /// Its maintenance window never opens within the simulated horizon.
     NoWindowWithinHorizon,
+    /// Azure: a member of another fleet than the run's (their ARM ids say so): a run updates
+    /// its own fleet's members only.
+    OtherFleet {
+        /// The member's fleet.
+        fleet: String,
+        /// The run's fleet.
+        run_fleet: String,
+    },
 }
 
 /// One member (Azure fleet member or KubeFleet cluster) in a group.

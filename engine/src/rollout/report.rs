@@ -75,5 +75,8 @@ pub fn member_reason_text(r: &MemberReason) -> String {
         MemberReason::NoWindowWithinHorizon => {
             "its maintenance window does not open within the simulated horizon".to_string()
         }
+        MemberReason::OtherFleet { fleet, run_fleet } => {
+            format!("it is a member of fleet \"{fleet}\", not of the run's fleet \"{run_fleet}\"")
+        }
     }
 }
