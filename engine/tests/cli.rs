@@ -519,7 +519,7 @@ fn byte_order_marks_utf16_and_utf8_read_as_plain_utf8() {
 
 #[test]
 fn what_go_yaml_refuses_is_an_error_and_errors_name_kind_name_and_field() {
-    let cases: [(&str, String, &str); 6] = [
+    let cases: [(&str, String, &str); 7] = [
         (
             "a NUL",
             CLUSTER.replace("{name: a}", "{name: \"a\0b\"}"),
@@ -539,6 +539,12 @@ fn what_go_yaml_refuses_is_an_error_and_errors_name_kind_name_and_field() {
             "a duplicate key",
             CLUSTER.replace("{name: a}", "\n  name: a\n  labels: {x: \"1\", x: \"2\"}"),
             "error: -:5:20: document 1 (MemberCluster a), metadata.labels.x: duplicate key \"x\" in a mapping",
+        ),
+        (
+            // Once, by the reader: not again as the decoder's "duplicate field".
+            "a field written twice",
+            CLUSTER.replace("{name: a}", "\n  name: a\n  labels: {x: \"1\"}\n  labels: {y: \"2\"}"),
+            "error: -:6:3: document 1 (MemberCluster a), metadata.labels: duplicate key \"labels\" in a mapping",
         ),
         (
             "a syntax error",
@@ -718,6 +724,7 @@ fn set_gives_a_string_option_the_text_written_even_when_it_reads_as_a_number() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    assert_eq!(out.status.code(), Some(2));
 }
 
 /// A kept binding on a cluster that now fails a filter (sickhawk went unhealthy after it was
@@ -787,6 +794,26 @@ fn a_refused_option_value_is_named_without_a_position() {
         "{stderr}"
     );
     assert!(!stderr.contains(":0:0"), "{stderr}");
+    // A usage error, as a malformed `--horizon` is: exit 2, the result still printed.
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!out.stdout.is_empty());
+    let out = run(&[
+        "rollout",
+        example("kubefleet-staged-run.yaml").to_str().unwrap_or(""),
+        "--set",
+        "defaultDuration=abc",
+        "--format",
+        "table",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        stderr.lines().last(),
+        Some(
+            "error: options: defaultDuration: time: invalid duration \"abc\"; the default is used"
+        ),
+        "{stderr}"
+    );
 }
 
 /// A pipe given as a file (`/dev/stdin`, or bash's `<(kubectl get …)`) is read once: whether

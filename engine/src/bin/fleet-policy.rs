@@ -334,10 +334,14 @@ fn emit<T: Serialize>(
         let _ = writeln!(err, "{d}");
     }
     let _ = err.flush();
-    if errors.is_empty() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
+    // A bad option value (`--set horizon=7d`) is a usage error, as a malformed `--horizon` is.
+    let usage = errors
+        .iter()
+        .any(|d| d.document == 0 && d.source == "options");
+    match (errors.is_empty(), usage) {
+        (true, _) => ExitCode::SUCCESS,
+        (false, true) => ExitCode::from(2),
+        (false, false) => ExitCode::from(1),
     }
 }
 

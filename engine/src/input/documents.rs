@@ -209,8 +209,13 @@ impl Document {
         // Each round removes one field, so the rounds are bounded by the fields present;
         // the cap keeps a pathological document (thousands of bad fields) linear enough.
         for _ in 0..256 {
+            // A key written twice in one mapping is the reader's error already ("duplicate
+            // key"): the decoder's "duplicate field" for it would say it again.
+            let said = repeated_key(&root, &error);
             let removed = leave_out(&mut root, &error);
-            errors.push(self.decode_error(error));
+            if !said {
+                errors.push(self.decode_error(error));
+            }
             if !removed {
                 return (None, errors);
             }
@@ -1129,6 +1134,26 @@ fn did_you_mean(message: &str) -> Option<&str> {
         .filter(|(d, k)| *d <= 2 && *d < k.len().max(3) / 2)
         .min_by_key(|(d, _)| *d)
         .map(|(_, k)| k)
+}
+
+/// Whether `error` is a repeated field whose key is written twice in its mapping (not under
+/// two aliases of one field, which only the decoder sees).
+fn repeated_key(root: &Node, error: &DeError) -> bool {
+    let data: &super::de::DeErrorData = error;
+    let Some(dup) = data
+        .message
+        .strip_prefix("duplicate field `")
+        .and_then(|r| r.split('`').next())
+    else {
+        return false;
+    };
+    root.locate(&data.path).as_map().is_some_and(|entries| {
+        entries
+            .iter()
+            .filter(|(k, _)| k.as_scalar() == Some(dup))
+            .count()
+            > 1
+    })
 }
 
 /// Leaves out of `root` the field a decode error names: for a repeated field, its first
