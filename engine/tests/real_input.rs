@@ -1048,6 +1048,50 @@ fn an_update_run_reaches_only_the_members_of_its_own_fleet() {
     );
 }
 
+/// An annotation of our own group that no engine reads is most often a misspelt one: a
+/// warning at it names the ones read and the nearest. Other annotations are the user's own.
+#[test]
+fn a_misspelt_fleet_policy_annotation_is_a_warning() {
+    let text = "\
+apiVersion: cluster.kubernetes-fleet.io/v1beta1
+kind: MemberCluster
+metadata:
+  name: a
+  annotations:
+    team.example.com/owner: platform
+    fleet-policy.dev/update-durration: 45m
+    fleet-policy.dev/colour: blue
+";
+    let r = fleet_policy::validate(
+        &[Source::new("m.yaml", text)],
+        &EvaluateOptions::at(at("2026-03-04T12:00:00Z")),
+    );
+    assert!(r.valid);
+    let warnings: Vec<(&str, u32, u32, &str)> = r
+        .warnings
+        .iter()
+        .map(|w| (w.path.as_str(), w.line, w.column, w.message.as_str()))
+        .collect();
+    let read = "fleet-policy.dev/update-duration, fleet-policy.dev/price, fleet-policy.dev/nominated-until";
+    assert_eq!(
+        warnings,
+        [
+            (
+                "metadata.annotations[\"fleet-policy.dev/update-durration\"]",
+                7,
+                40,
+                &*format!("unknown annotation \"fleet-policy.dev/update-durration\": the engines read {read}; did you mean \"fleet-policy.dev/update-duration\"?")
+            ),
+            (
+                "metadata.annotations[\"fleet-policy.dev/colour\"]",
+                8,
+                30,
+                &*format!("unknown annotation \"fleet-policy.dev/colour\": the engines read {read}")
+            ),
+        ]
+    );
+}
+
 /// A million broken documents must not make a million messages: a result lists the first
 /// 1,000 errors and counts the rest.
 #[test]

@@ -106,7 +106,7 @@ fn decode_all<'a, T: crate::input::FromNode>(
     kind: &'a str,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<(&'a Document, T)> {
-    first_of_each(input.of_kind(kind), diags)
+    first_of_each(input, kind, diags)
         .into_iter()
         .filter_map(|d| {
             let (v, errors) = d.decode_lenient::<T>();
@@ -135,19 +135,18 @@ pub struct Prepared<'a> {
 /// Decodes and joins the disruption manifests of the input.
 pub fn prepare(input: &Input) -> Prepared<'_> {
     let mut diags: Vec<Diagnostic> = Vec::new();
-    let pools: Vec<(&Document, NodePool)> = first_of_each(input.of_kind("NodePool"), &mut diags)
+    let pools: Vec<(&Document, NodePool)> = first_of_each(input, "NodePool", &mut diags)
         .into_iter()
         .map(|d| (d, NodePool::read(d, &mut diags)))
         .collect();
-    let counts: Vec<(&Document, NodeCountsSpec)> =
-        first_of_each(input.of_kind("NodeCounts"), &mut diags)
-            .into_iter()
-            .filter_map(|d| {
-                let (v, errors) = d.decode_at_lenient::<NodeCountsSpec>(&"spec".into());
-                diags.extend(errors);
-                Some((d, v?))
-            })
-            .collect();
+    let counts: Vec<(&Document, NodeCountsSpec)> = first_of_each(input, "NodeCounts", &mut diags)
+        .into_iter()
+        .filter_map(|d| {
+            let (v, errors) = d.decode_at_lenient::<NodeCountsSpec>(&"spec".into());
+            diags.extend(errors);
+            Some((d, v?))
+        })
+        .collect();
     let claims: Vec<(&Document, NodeClaim)> = decode_all(input, "NodeClaim", &mut diags);
     let nodes: Vec<(&Document, K8sNode)> = decode_all(input, "Node", &mut diags);
     let pods: Vec<(&Document, Pod)> = decode_all(input, "Pod", &mut diags);

@@ -662,18 +662,23 @@ fn read_source(source: &Source, input: &mut Input) {
     read_chunks(&source.name, &split_documents(&text), 0, input);
 }
 
-/// The first manifest of each name among `docs` (manifests of one kind), in their order; each
-/// later one of the same API group, namespace and name gets an error on its name instead. The
-/// API server holds one object of a name: a dump pasted twice, or beside a hand-written copy,
-/// must not be counted twice.
+/// The manifests of `kind` in `input`, the first of each name only, in their order; each later
+/// one of the same API group, namespace and name gets an error on its name instead. The API
+/// server holds one object of a name: a dump pasted twice, or beside a hand-written copy, must
+/// not be counted twice.
+#[inline(never)]
 pub(crate) fn first_of_each<'a>(
-    docs: impl Iterator<Item = &'a Document>,
+    input: &'a Input,
+    kind: &'a str,
     diags: &mut Vec<Diagnostic>,
 ) -> Vec<&'a Document> {
-    let mut seen: rustc_hash::FxHashSet<(&str, &str, &str)> = rustc_hash::FxHashSet::default();
-    docs.filter(|d| {
+    let mut seen: std::collections::HashSet<(&str, &str, &str, &str)> =
+        std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for d in input.of_kind(kind) {
         let Some(name) = d.name.as_deref().filter(|n| !n.is_empty()) else {
-            return true;
+            out.push(d);
+            continue;
         };
         let group = d.api_version.split_once('/').map_or("", |(g, _)| g);
         let namespace = d
@@ -681,8 +686,9 @@ pub(crate) fn first_of_each<'a>(
             .and_then(|m| m.get("namespace"))
             .and_then(Node::as_scalar)
             .unwrap_or_default();
-        if seen.insert((group, namespace, name)) {
-            return true;
+        if seen.insert((group, namespace, name, "")) {
+            out.push(d);
+            continue;
         }
         let name = match namespace {
             "" => name.to_string(),
@@ -692,9 +698,8 @@ pub(crate) fn first_of_each<'a>(
             &FieldPath::parse("metadata.name"),
             format!("duplicate {} {name:?}: only the first one is used", d.kind),
         ));
-        false
-    })
-    .collect()
+    }
+    out
 }
 
 /// Reads chunks of one source, numbering documents on from `index`; returns the number of the
@@ -1053,6 +1058,9 @@ fn read_manifest(source: &str, index: usize, item: Option<usize>, root: Node, in
         Ok(()) => {
             leave_out_unread(&mut doc.root, &kind);
             doc.layout = Layout::of(&doc.root, &kind);
+            for d in unknown_own_annotations(&doc) {
+                input.diagnose(d);
+            }
             input.documents.push(doc);
         }
         // A near miss of a kind we read is a typo; any other kind is a neighbour (an
@@ -1134,6 +1142,42 @@ fn did_you_mean(message: &str) -> Option<&str> {
         .filter(|(d, k)| *d <= 2 && *d < k.len().max(3) / 2)
         .min_by_key(|(d, _)| *d)
         .map(|(_, k)| k)
+}
+
+/// The annotations of our own group (`fleet-policy.dev/…`) that the engines read.
+const OWN_ANNOTATIONS: [&str; 3] = [
+    crate::rollout::azure::DURATION_ANNOTATION,
+    crate::disruption::candidates::PRICE_ANNOTATION,
+    crate::disruption::candidates::NOMINATED_ANNOTATION,
+];
+
+/// A warning for each annotation of our own group that no engine reads: a misspelt
+/// `fleet-policy.dev/update-duration` would otherwise change nothing without a word (any other
+/// annotation is the user's own, and Kubernetes takes any).
+fn unknown_own_annotations(doc: &Document) -> Vec<Diagnostic> {
+    let Some(entries) = doc.annotations().and_then(Node::as_map) else {
+        return Vec::new();
+    };
+    entries
+        .iter()
+        .filter_map(|(k, _)| k.as_scalar())
+        .filter(|k| k.starts_with("fleet-policy.dev/") && !OWN_ANNOTATIONS.contains(k))
+        .map(|k| {
+            let near = OWN_ANNOTATIONS
+                .iter()
+                .map(|known| (kinds::edit_distance(k, known), known))
+                .filter(|(d, _)| *d <= 3)
+                .min_by_key(|(d, _)| *d);
+            let mut message = format!(
+                "unknown annotation {k:?}: the engines read {}",
+                OWN_ANNOTATIONS.join(", ")
+            );
+            if let Some((_, known)) = near {
+                message.push_str(&format!("; did you mean {known:?}?"));
+            }
+            doc.warning(&FieldPath::parse("metadata.annotations").key(k), message)
+        })
+        .collect()
 }
 
 /// Whether `error` is a repeated field whose key is written twice in its mapping (not under

@@ -316,7 +316,8 @@ pub fn validate_member(m: &MemberCluster) -> Vec<Finding> {
             format!("must have at most 100 items, got {}", m.spec.taints.len()),
         );
     }
-    let mut seen: HashSet<(&str, &str, &str)> = HashSet::new();
+    // The tolerations' set type: one hash table's code for both.
+    let mut seen: HashSet<(&str, &str, &str, &str)> = HashSet::new();
     for (i, t) in m.spec.taints.iter().enumerate() {
         let path = tp.index(i);
         if let Err(m) = check_key(&t.key) {
@@ -334,7 +335,7 @@ pub fn validate_member(m: &MemberCluster) -> Vec<Finding> {
                 ),
             );
         }
-        if !seen.insert((t.key.as_str(), t.value.as_str(), t.effect.as_str())) {
+        if !seen.insert((t.key.as_str(), "", t.value.as_str(), t.effect.as_str())) {
             out.error(
                 path,
                 format!("taint {:?} already exists, taints must be unique", t.key),

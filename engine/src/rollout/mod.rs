@@ -289,7 +289,7 @@ fn check_options(options: &RolloutOptions, ctx: &mut Ctx) {
 /// The members the options name (`durations`, `fail`, `pending`, `skip`) that no rollout
 /// reaches: most often a misspelt name, which would otherwise change nothing without a word.
 fn members_named_in_options(options: &RolloutOptions, rollouts: &[plan::Rollout], ctx: &mut Ctx) {
-    let reached: rustc_hash::FxHashSet<&str> = rollouts
+    let reached: std::collections::HashSet<&str> = rollouts
         .iter()
         .flat_map(|r| &r.stages)
         .flat_map(|s| &s.groups)
