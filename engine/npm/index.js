@@ -150,7 +150,7 @@ function call(fn, impl, yaml, options) {
   checkReady(fn);
   let json;
   try {
-    json = impl(writeText(yaml), opts);
+    json = impl(writeText(yaml), JSON.stringify(opts));
   } catch (e) {
     throwTrap(fn, e);
     // The engine throws only for options it cannot decode; input errors are in the result.

@@ -65,10 +65,11 @@ pub fn text_buffer(len: usize) -> usize {
 // JS buffer of the text's size and a second copy (on a fresh instance, each is a first touch of
 // the text's size of fresh memory). The buffer becomes the source's text without a copy.
 //
-// Options come in as the caller's JS object, read with serde-wasm-bindgen. Results go out as
-// JSON text that the npm wrapper `JSON.parse`s: one string copy plus the JS engine's native
-// JSON parser is far faster for large results than building the objects property by
-// property through wasm-bindgen calls, and the text is exactly the CLI's JSON.
+// Options come in, and results go out, as JSON text: the npm wrapper `JSON.stringify`s the
+// options and `JSON.parse`s the result. One string copy plus the JS engine's native JSON parser
+// is far faster for large results than building the objects property by property through
+// wasm-bindgen calls, and the text is exactly the CLI's JSON. The options are read by the
+// engine's own JSON reader, as a JSON manifest is.
 
 /// The engine options, the source name and the wrapper's clock.
 type CallOptions = (serde_json::Map<String, Value>, String, Option<Value>);
@@ -77,13 +78,9 @@ type CallOptions = (serde_json::Map<String, Value>, String, Option<Value>);
 /// time: the JS boundary is the one place where "now" is read), and takes out the keys that
 /// are the wrapper's rather than an engine's: `source` names the YAML in diagnostics, as a
 /// file name does on the CLI; `now` is the wrapper's clock for `at: "snapshot"`.
-fn options_and_source(options: JsValue) -> Result<CallOptions, JsError> {
-    let value: Value = if options.is_undefined() || options.is_null() {
-        Value::Null
-    } else {
-        serde_wasm_bindgen::from_value(options)
-            .map_err(|e| JsError::new(&format!("options must be an object: {e}")))?
-    };
+fn options_and_source(options: &str) -> Result<CallOptions, JsError> {
+    let value = crate::input::documents::read_to_json(options)
+        .map_err(|e| JsError::new(&format!("options must be a JSON object: {e}")))?;
     let mut map = match value {
         Value::Null => serde_json::Map::new(),
         Value::Object(m) => m,
@@ -130,7 +127,7 @@ fn source(len: usize, name: String) -> Result<[Source; 1], JsError> {
 
 /// Reads the input once and settles `at`: `"snapshot"` means the input's own instant
 /// ([`Input::snapshot`]), or `now` (the npm wrapper's clock) when the input carries no times.
-fn read(len: usize, options: JsValue) -> Result<(Input, Value), JsError> {
+fn read(len: usize, options: &str) -> Result<(Input, Value), JsError> {
     release();
     let (mut map, name, now) = options_and_source(options)?;
     // Linear memory grows page by page while a large tree is built, which dominated the first
@@ -157,7 +154,7 @@ fn read(len: usize, options: JsValue) -> Result<(Input, Value), JsError> {
 
 /// `place(len, options?)`: KubeFleet placement decisions, as JSON text.
 #[wasm_bindgen]
-pub fn place(len: usize, options: JsValue) -> Result<String, JsError> {
+pub fn place(len: usize, options: &str) -> Result<String, JsError> {
     let (input, json) = read(len, options)?;
     let opts = options_from_value(&json).map_err(|e| JsError::new(&e))?;
     let json = to_json(&crate::place_input(&input, &opts));
@@ -167,7 +164,7 @@ pub fn place(len: usize, options: JsValue) -> Result<String, JsError> {
 
 /// `budgets(len, options?)`: Karpenter disruption budgets, as JSON text.
 #[wasm_bindgen]
-pub fn budgets(len: usize, options: JsValue) -> Result<String, JsError> {
+pub fn budgets(len: usize, options: &str) -> Result<String, JsError> {
     let (input, json) = read(len, options)?;
     let opts = options_from_value(&json).map_err(|e| JsError::new(&e))?;
     let json = to_json(&crate::budgets_input(&input, &opts));
@@ -177,7 +174,7 @@ pub fn budgets(len: usize, options: JsValue) -> Result<String, JsError> {
 
 /// `rollout(len, options?)`: rollout plans and simulations, as JSON text.
 #[wasm_bindgen]
-pub fn rollout(len: usize, options: JsValue) -> Result<String, JsError> {
+pub fn rollout(len: usize, options: &str) -> Result<String, JsError> {
     let (input, json) = read(len, options)?;
     let opts = options_from_value(&json).map_err(|e| JsError::new(&e))?;
     let json = to_json(&crate::rollout_input(&input, &opts));
@@ -187,7 +184,7 @@ pub fn rollout(len: usize, options: JsValue) -> Result<String, JsError> {
 
 /// `evaluate(len, options?)`: detects the kinds and runs every engine that applies.
 #[wasm_bindgen]
-pub fn evaluate(len: usize, options: JsValue) -> Result<String, JsError> {
+pub fn evaluate(len: usize, options: &str) -> Result<String, JsError> {
     let (input, json) = read(len, options)?;
     let opts = EvaluateOptions::from_value(&json).map_err(|e| JsError::new(&e))?;
     let json = to_json(&crate::evaluate_input(&input, &opts));
@@ -197,7 +194,7 @@ pub fn evaluate(len: usize, options: JsValue) -> Result<String, JsError> {
 
 /// `validate(len, options?)`: errors and warnings only (`options.source` names the input).
 #[wasm_bindgen]
-pub fn validate(len: usize, options: JsValue) -> Result<String, JsError> {
+pub fn validate(len: usize, options: &str) -> Result<String, JsError> {
     let (input, json) = read(len, options)?;
     let opts = EvaluateOptions::from_value(&json).map_err(|e| JsError::new(&e))?;
     let json = to_json(&crate::validate_input(&input, &opts));

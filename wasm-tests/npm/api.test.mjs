@@ -296,6 +296,8 @@ test('misuse of the API throws a TypeError that says what was wrong', () => {
     [() => fp.place('', { at: AT, horizn: '1h' }), /place\(\): invalid options: unknown field `horizn`, expected one of `at`, `clusterHeartbeatCheckTimeout`, `clusterHealthCheckTimeout`/],
     [() => fp.evaluate('', { at: AT, horizn: '1h' }), /evaluate\(\): invalid options: unknown option "horizn"; accepted: approveAll, at, azure, /],
     [() => fp.place('', { source: 1 }), /options\.source .* must be a string/],
+    // Options cross as JSON text: a value JSON cannot hold is named.
+    [() => fp.budgets('', { at: AT, horizon: 10n }), /budgets\(\): .*BigInt/],
   ];
   for (const [fn, message] of cases) {
     assert.throws(fn, (e) => e instanceof TypeError && message.test(e.message), String(message));
