@@ -335,9 +335,7 @@ fn emit<T: Serialize>(
     }
     let _ = err.flush();
     // A bad option value (`--set horizon=7d`) is a usage error, as a malformed `--horizon` is.
-    let usage = errors
-        .iter()
-        .any(|d| d.document == 0 && d.source == "options");
+    let usage = errors.iter().any(Diagnostic::is_of_options);
     match (errors.is_empty(), usage) {
         (true, _) => ExitCode::SUCCESS,
         (false, true) => ExitCode::from(2),

@@ -215,13 +215,7 @@ impl Prepared<'_> {
             None => KarpenterVersion::default(),
             Some(Ok(v)) => v,
             Some(Err(e)) => {
-                diags.push(Diagnostic::in_source(
-                    crate::Severity::Error,
-                    "options",
-                    0,
-                    Default::default(),
-                    e,
-                ));
+                diags.push(Diagnostic::of_options(crate::Severity::Error, e));
                 KarpenterVersion::default()
             }
         };
@@ -235,13 +229,7 @@ impl Prepared<'_> {
                     Err(e) => format!("horizon: {e}"),
                     Ok(_) => "horizon must be positive".to_string(),
                 };
-                diags.push(Diagnostic::in_source(
-                    crate::Severity::Error,
-                    "options",
-                    0,
-                    Default::default(),
-                    msg,
-                ));
+                diags.push(Diagnostic::of_options(crate::Severity::Error, msg));
                 Duration::hours(DEFAULT_HORIZON_HOURS)
             }
         };

@@ -55,7 +55,21 @@ pub struct Diagnostic {
     pub message: String,
 }
 
+/// The source name of a diagnostic about the evaluation's options rather than its input.
+const OPTIONS: &str = "options";
+
 impl Diagnostic {
+    /// A diagnostic about a value of the evaluation's options (`--set`, the npm options
+    /// object): no document, no position; printed as `options: …`.
+    pub fn of_options(severity: Severity, message: impl Into<String>) -> Self {
+        Diagnostic::in_source(severity, OPTIONS, 0, Span::default(), message)
+    }
+
+    /// Whether this is a diagnostic about the options ([`Diagnostic::of_options`]).
+    pub fn is_of_options(&self) -> bool {
+        self.document == 0 && self.source == OPTIONS
+    }
+
     /// A diagnostic about a source as a whole (no document could be identified).
     pub fn in_source(
         severity: Severity,

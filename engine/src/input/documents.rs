@@ -1180,15 +1180,18 @@ fn unknown_own_annotations(doc: &Document) -> Vec<Diagnostic> {
         .collect()
 }
 
+/// The field a "duplicate field" decode error names (serde's message for a field given twice).
+fn repeated_field(data: &super::de::DeErrorData) -> Option<&str> {
+    data.message
+        .strip_prefix("duplicate field `")
+        .and_then(|r| r.split('`').next())
+}
+
 /// Whether `error` is a repeated field whose key is written twice in its mapping (not under
 /// two aliases of one field, which only the decoder sees).
 fn repeated_key(root: &Node, error: &DeError) -> bool {
     let data: &super::de::DeErrorData = error;
-    let Some(dup) = data
-        .message
-        .strip_prefix("duplicate field `")
-        .and_then(|r| r.split('`').next())
-    else {
+    let Some(dup) = repeated_field(data) else {
         return false;
     };
     root.locate(&data.path).as_map().is_some_and(|entries| {
@@ -1207,11 +1210,7 @@ fn leave_out(root: &mut Node, error: &DeError) -> bool {
     let data: &super::de::DeErrorData = error;
     let mut node = &mut *root;
     // A repeated field's path is the mapping holding it; any other error's is the field.
-    let (path, remove) = match data
-        .message
-        .strip_prefix("duplicate field `")
-        .and_then(|r| r.split('`').next())
-    {
+    let (path, remove) = match repeated_field(data) {
         Some(dup) => (&data.path.0[..], PathSeg::Key(dup.to_string())),
         None if data.message.starts_with("missing field") => return false,
         None => match data.path.0.split_last() {

@@ -94,6 +94,16 @@ pub fn time_quote_bytes(s: &[u8]) -> String {
 }
 
 impl GoDuration {
+    /// A duration a simulated update may take: Go's syntax, zero or more; otherwise why not,
+    /// in words (Go's parse error, or that it is negative).
+    pub fn parse_non_negative(text: &str) -> Result<GoDuration, String> {
+        match GoDuration::parse(text) {
+            Ok(d) if d.0 >= 0 => Ok(d),
+            Ok(_) => Err(format!("{text:?} is negative")),
+            Err(e) => Err(e.to_string()),
+        }
+    }
+
     /// Parses like Go's `time.ParseDuration` (a line-by-line port of its `ParseDuration`,
     /// `leadingInt` and `leadingFraction`: the same overflow points, the same order of
     /// checks, and so the same error for each input; checked against Go by

@@ -979,16 +979,12 @@ fn duration_of(
         .or(opts.default_duration.as_deref());
     // A bad value of the options is reported once, by `super::check_options`; one of the
     // annotation at the annotation.
-    match pick.map(GoDuration::parse) {
-        Some(Ok(d)) if d.0 >= 0 => d.seconds(),
-        Some(bad) => {
+    match pick.map(GoDuration::parse_non_negative) {
+        Some(Ok(d)) => d.seconds(),
+        Some(Err(why)) => {
             let from_annotation = opts.durations.get(name).is_none() && pick == annotation;
             if let (Some(doc), true) = (ctx_doc, from_annotation) {
-                ctx.warnings.push(super::bad_duration_annotation(
-                    doc,
-                    pick.unwrap_or_default(),
-                    bad.err(),
-                ));
+                ctx.warnings.push(super::bad_duration_annotation(doc, &why));
             }
             default
         }

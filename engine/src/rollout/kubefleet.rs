@@ -145,11 +145,8 @@ pub(crate) fn read<'a>(
             .and_then(|a| a.get(DURATION_ANNOTATION))
             .and_then(|v| v.as_scalar())
         {
-            match crate::input::duration::GoDuration::parse(d) {
-                Ok(g) if g.0 >= 0 => {}
-                bad => ctx
-                    .warnings
-                    .push(super::bad_duration_annotation(doc, d, bad.err())),
+            if let Err(why) = GoDuration::parse_non_negative(d) {
+                ctx.warnings.push(super::bad_duration_annotation(doc, &why));
             }
             durations.push((doc.name.clone().unwrap_or_default(), d.to_owned()));
         }
@@ -313,8 +310,8 @@ fn duration_secs(name: &str, kf: &KubeFleetInput<'_>, opts: &RolloutOptions) -> 
         .map(String::as_str)
         .or_else(|| kf.durations.get(name).map(String::as_str))
         .or(opts.default_duration.as_deref());
-    match pick.map(GoDuration::parse) {
-        Some(Ok(d)) if d.0 >= 0 => d.seconds(),
+    match pick.map(GoDuration::parse_non_negative) {
+        Some(Ok(d)) => d.seconds(),
         _ => 120,
     }
 }

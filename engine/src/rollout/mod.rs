@@ -256,33 +256,22 @@ pub fn rollout(
     }
 }
 
-/// A diagnostic about the options (no document, no position), as the CLI and the npm
-/// package print them: `options: …`.
-fn option_diagnostic(severity: Severity, message: String) -> Diagnostic {
-    Diagnostic::in_source(severity, "options", 0, Default::default(), message)
-}
-
 /// The simulated durations of the options must be Go durations of zero or more (as the
 /// annotation's): a bad one is an error, and the default is used in its place.
 fn check_options(options: &RolloutOptions, ctx: &mut Ctx) {
-    let check = |what: String, text: &str| match GoDuration::parse(text) {
-        Ok(d) if d.0 >= 0 => None,
-        Ok(_) => Some(format!("{what}: {text:?} is negative; the default is used")),
-        Err(e) => Some(format!("{what}: {e}; the default is used")),
-    };
-    let bad = options
+    let named = options
         .default_duration
         .as_deref()
-        .and_then(|d| check("defaultDuration".to_string(), d))
+        .map(|d| ("defaultDuration".to_string(), d))
         .into_iter()
-        .chain(
-            options
-                .durations
-                .iter()
-                .filter_map(|(name, d)| check(format!("durations[{name:?}]"), d)),
-        );
-    for message in bad {
-        ctx.errors.push(option_diagnostic(Severity::Error, message));
+        .chain((options.durations.iter()).map(|(name, d)| (format!("durations[{name:?}]"), &**d)));
+    for (what, text) in named {
+        if let Err(why) = GoDuration::parse_non_negative(text) {
+            ctx.errors.push(Diagnostic::of_options(
+                Severity::Error,
+                format!("{what}: {why}; the default is used"),
+            ));
+        }
     }
 }
 
@@ -305,7 +294,7 @@ fn members_named_in_options(options: &RolloutOptions, rollouts: &[plan::Rollout]
         .chain(options.skip.iter().map(|n| ("skip", n)));
     for (option, name) in named {
         if !reached.contains(name.as_str()) {
-            ctx.warnings.push(option_diagnostic(
+            ctx.warnings.push(Diagnostic::of_options(
                 Severity::Warning,
                 format!("{option} names {name:?}, which no rollout reaches"),
             ));
@@ -314,17 +303,10 @@ fn members_named_in_options(options: &RolloutOptions, rollouts: &[plan::Rollout]
 }
 
 /// A warning at a member's `fleet-policy.dev/update-duration` annotation whose value is no Go
-/// duration of zero or more: the default is used in its place.
-pub(crate) fn bad_duration_annotation(
-    doc: &Document,
-    value: &str,
-    error: Option<crate::input::duration::DurationError>,
-) -> Diagnostic {
+/// duration of zero or more (`why`, from [`GoDuration::parse_non_negative`]): the default is
+/// used in its place.
+pub(crate) fn bad_duration_annotation(doc: &Document, why: &str) -> Diagnostic {
     let path = FieldPath::parse("metadata.annotations").key(azure::DURATION_ANNOTATION);
-    let why = match error {
-        Some(e) => e.to_string(),
-        None => format!("{value:?} is negative"),
-    };
     doc.diagnostic(
         Severity::Warning,
         &path,
