@@ -9,7 +9,7 @@ ENV := . ./.setup/env
 WASM_TARGET := wasm32-unknown-unknown
 BIN := node_modules/.bin
 WASM_OPT_FLAGS := -Oz --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
-	--enable-mutable-globals --enable-reference-types --strip-debug --strip-producers --strip-target-features
+	--enable-mutable-globals --enable-reference-types --enable-simd --strip-debug --strip-producers --strip-target-features
 # The npm engine builds in its own target dir: the playground's build unifies other features of
 # shared dependencies (js-sys), so in one dir each build made the other recompile the engine.
 # One dir per build route (.setup/env's PKG_ROUTE: rustup / debian with std rebuilt for size,

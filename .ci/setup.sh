@@ -98,10 +98,10 @@ small_flags='-Zbuild-std=std,panic_abort -Zbuild-std-features=optimize_for_size'
 # and line numbers of panic locations are dead weight (~0.5 KB of the gzipped .wasm).
 # optimize_hot: the input reader's hot functions optimized for speed in the size-optimized build
 # (engine/src/lib.rs); it needs the unstable optimize attribute, so only these routes set it.
-small_env='RUSTC_BOOTSTRAP=1 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none --cfg optimize_hot"'
+small_env='RUSTC_BOOTSTRAP=1 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none -Ctarget-feature=+simd128 --cfg optimize_hot"'
 # The playground too: a panic is a trap, which static/start.js turns into a message in the page.
 # (Keeping std's panic messages costs 22 KB of the gzipped playground, past its budget.)
-app_env='RUSTC_BOOTSTRAP=1 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort --cfg optimize_hot"'
+app_env='RUSTC_BOOTSTRAP=1 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Ctarget-feature=+simd128 --cfg optimize_hot"'
 case "$small" in
   rustup) echo "app_cargo() { $app_env cargo \"\$@\" $small_flags; }" ;;
   debian) echo "app_cargo() { $app_env CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=wasm-ld-22 cargo +debian \"\$@\" $small_flags; }" ;;
