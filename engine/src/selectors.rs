@@ -245,7 +245,9 @@ fn is_name_char(c: char) -> bool {
     c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.'
 }
 
-fn check_name_part(name: &str, what: &str) -> Result<(), String> {
+/// A qualified name without a prefix (apimachinery's name part): 1-63 characters,
+/// alphanumerics and `-`, `_`, `.` inside.
+pub(crate) fn check_name_part(name: &str, what: &str) -> Result<(), String> {
     if name.is_empty() {
         return Err(format!("{what} must be non-empty"));
     }
@@ -272,14 +274,7 @@ pub fn check_key(key: &str) -> Result<(), String> {
                     "prefix of key \"{key}\" must be a DNS subdomain of 1 to 253 characters"
                 ));
             }
-            let dns_ok = prefix.split('.').all(|l| {
-                !l.is_empty()
-                    && l.chars()
-                        .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
-                    && !l.starts_with('-')
-                    && !l.ends_with('-')
-            });
-            if !dns_ok {
+            if !is_dns_subdomain(prefix) {
                 return Err(format!(
                     "prefix of key \"{key}\" must be a lowercase DNS subdomain"
                 ));
@@ -288,6 +283,20 @@ pub fn check_key(key: &str) -> Result<(), String> {
         }
         None => check_name_part(key, "key"),
     }
+}
+
+/// Whether `name` is a lowercase DNS-1123 subdomain (dot-separated labels of `a-z`, `0-9`
+/// and inner `-`), of at most 253 characters.
+pub(crate) fn is_dns_subdomain(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= 253
+        && name.split('.').all(|l| {
+            !l.is_empty()
+                && l.bytes()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == b'-')
+                && !l.starts_with('-')
+                && !l.ends_with('-')
+        })
 }
 
 /// Checks a label value: empty, or at most 63 name characters starting and ending with an

@@ -2159,3 +2159,190 @@ fn a_nodepool_without_disruption_is_unbounded_under_karpenter_v1_0() {
         serde_json::json!({"Drifted": 1, "Empty": 1, "Underutilized": 1})
     );
 }
+
+/// A MemberCluster's name and labels are checked as the API server checks every custom
+/// resource's: the name a lowercase RFC 1123 subdomain, each label a qualified key and a
+/// label value. The cluster is still scheduled as written.
+#[test]
+fn member_cluster_names_and_labels_are_checked_as_the_api_server_does() {
+    let text = "apiVersion: cluster.kubernetes-fleet.io/v1beta1
+kind: MemberCluster
+metadata:
+  name: Cluster_München
+  labels: {region: europe-ö, \"bad key\": x, fleet.example.com/tier: gold}
+---
+apiVersion: cluster.kubernetes-fleet.io/v1beta1
+kind: MemberCluster
+metadata: {name: eu-1.prod, labels: {region: eu}}
+---
+apiVersion: placement.kubernetes-fleet.io/v1beta1
+kind: ClusterResourcePlacement
+metadata: {name: p}
+spec:
+  resourceSelectors: [{group: \"\", version: v1, kind: Namespace, name: web}]
+  policy: {placementType: PickAll}
+";
+    let r = fleet_policy::place(
+        &[Source::new("members.yaml", text)],
+        &PlaceOptions::at(at("2026-03-04T12:00:00Z")),
+    );
+    let errors: Vec<(&str, &str, u32, u32, &str)> = r
+        .errors
+        .iter()
+        .map(|e| {
+            let name = e.name.as_deref().unwrap_or_default();
+            (name, e.path.as_str(), e.line, e.column, e.message.as_str())
+        })
+        .collect();
+    let chars = "must consist of alphanumeric characters, '-', '_' or '.', and must start and \
+                 end with an alphanumeric character";
+    assert_eq!(
+        errors,
+        [
+            (
+                "Cluster_München",
+                "metadata.name",
+                4,
+                9,
+                "Invalid value: \"Cluster_München\": a lowercase RFC 1123 subdomain must consist \
+                 of lower case alphanumeric characters, '-' or '.', and must start and end with \
+                 an alphanumeric character"
+            ),
+            (
+                "Cluster_München",
+                "metadata.labels[\"bad key\"]",
+                5,
+                41,
+                &*format!("key \"bad key\" {chars}")
+            ),
+            (
+                "Cluster_München",
+                "metadata.labels.region",
+                5,
+                20,
+                &*format!("value \"europe-ö\" {chars}")
+            ),
+        ]
+    );
+    let p = &r.placements[0];
+    assert_eq!(
+        p.picked.iter().map(|c| &*c.cluster).collect::<Vec<_>>(),
+        ["Cluster_München", "eu-1.prod"]
+    );
+}
+
+/// Property names are checked as KubeFleet's webhook checks them (`validateName`): a resource
+/// property's capacity type is named when unknown, and any other name is segments separated
+/// by `/`, each a qualified name (the first may be a DNS subdomain). A name the webhook
+/// refuses is an error on it, and the placement is `rejected`.
+#[test]
+fn property_names_are_checked_as_the_webhook_does() {
+    let crp = |name: &str| {
+        format!(
+            "apiVersion: placement.kubernetes-fleet.io/v1beta1
+kind: ClusterResourcePlacement
+metadata: {{name: p}}
+spec:
+  resourceSelectors: [{{group: \"\", version: v1, kind: Namespace, name: web}}]
+  policy:
+    placementType: PickN
+    numberOfClusters: 1
+    affinity:
+      clusterAffinity:
+        preferredDuringSchedulingIgnoredDuringExecution:
+        - weight: 10
+          preference:
+            propertySorter: {{name: \"{name}\", sortOrder: Descending}}
+"
+        )
+    };
+    let errors = |name: &str| {
+        let r = fleet_policy::place(
+            &[Source::new("p.yaml", crp(name))],
+            &PlaceOptions::at(at("2026-03-04T12:00:00Z")),
+        );
+        r.errors
+            .iter()
+            .map(|e| e.message.clone())
+            .collect::<Vec<_>>()
+    };
+    let chars = "must consist of alphanumeric characters, '-', '_' or '.', and must start and \
+                 end with an alphanumeric character";
+    for ok in [
+        "kubernetes-fleet.io/node-count",
+        "kubernetes.azure.com/per-cpu-core-cost",
+        "resources.kubernetes-fleet.io/available-cpu",
+        "example.com/a/b",
+        "Cost_Score",
+    ] {
+        assert_eq!(errors(ok), Vec::<String>::new(), "{ok}");
+    }
+    assert_eq!(
+        errors("kubernetes-fleet.io/node count"),
+        [format!(
+            "property name segment node count is not valid: name part \"node count\" {chars}"
+        )]
+    );
+    assert_eq!(
+        errors("per cpu cost"),
+        [format!(
+            "property name per cpu cost is not valid: key \"per cpu cost\" {chars}"
+        )]
+    );
+    assert_eq!(
+        errors("-bad-/cost"),
+        [
+            "property name first segment -bad- is not valid: it is neither a valid DNS subdomain \
+          nor a valid qualified name"
+        ]
+    );
+    assert_eq!(
+        errors("resources.kubernetes-fleet.io/free-cpu"),
+        ["invalid capacity type in resource property name resources.kubernetes-fleet.io/free-cpu, \
+          supported values are [allocatable available total]"]
+    );
+    assert_eq!(
+        errors("resources.kubernetes-fleet.io/available-"),
+        [format!(
+            "property name resources.kubernetes-fleet.io/available- is not valid: name part of \
+             key \"available-\" {chars}"
+        )]
+    );
+}
+
+/// A key written twice in a mapping is an error, and the object is read with the last value
+/// (as Go's decoders take it): the error names the object by that value too.
+#[test]
+fn a_repeated_name_key_names_the_object_as_it_is_evaluated() {
+    let text = "apiVersion: cluster.kubernetes-fleet.io/v1beta1
+kind: MemberCluster
+metadata:
+  name: first
+  name: second
+---
+apiVersion: placement.kubernetes-fleet.io/v1beta1
+kind: ClusterResourcePlacement
+metadata: {name: p}
+spec:
+  resourceSelectors: [{group: \"\", version: v1, kind: Namespace, name: web}]
+  policy: {placementType: PickFixed, clusterNames: [second]}
+";
+    let r = fleet_policy::place(
+        &[Source::new("members.yaml", text)],
+        &PlaceOptions::at(at("2026-03-04T12:00:00Z")),
+    );
+    let errors: Vec<(Option<&str>, &str, u32, u32)> = r
+        .errors
+        .iter()
+        .map(|e| (e.name.as_deref(), e.path.as_str(), e.line, e.column))
+        .collect();
+    assert_eq!(errors, [(Some("second"), "metadata.name", 5, 3)]);
+    assert_eq!(
+        r.placements[0]
+            .picked
+            .iter()
+            .map(|c| &*c.cluster)
+            .collect::<Vec<_>>(),
+        ["second"]
+    );
+}

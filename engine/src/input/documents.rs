@@ -57,7 +57,7 @@ pub struct Document {
 /// `labels` and `annotations`, `spec`), found when the manifest is read. Lookups then go
 /// straight to the entry instead of scanning mappings and comparing separately allocated key
 /// strings (a cache miss each on inputs of thousands of manifests). Each index is the entry
-/// [`Node::get`] finds (the first with that key), so answers are the same as a scan's.
+/// [`Node::get`] finds (the last with that key), so answers are the same as a scan's.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 struct Layout {
     /// [`kinds::id`] of `kind`.
@@ -87,12 +87,12 @@ impl Layout {
     }
 }
 
-/// Index of the first entry with key `key` in a mapping node (what [`Node::get`] finds).
+/// Index of the last entry with key `key` in a mapping node (what [`Node::get`] finds).
 fn entry_index(map: &Node, key: &str) -> Option<u32> {
     let i = map
         .as_map()?
         .iter()
-        .position(|(k, _)| k.as_scalar() == Some(key))?;
+        .rposition(|(k, _)| k.as_scalar() == Some(key))?;
     u32::try_from(i).ok()
 }
 
@@ -2287,7 +2287,7 @@ mod tests {
         assert!(yaml_to_json("a: *nope\n").is_err());
     }
 
-    /// The recorded entries find what the key scans find (the first of a repeated key,
+    /// The recorded entries find what the key scans find (the last of a repeated key,
     /// nothing for a missing or non-mapping field), and kinds filter as by name.
     #[test]
     fn layout_lookups_agree_with_scans() {

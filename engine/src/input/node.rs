@@ -437,19 +437,21 @@ impl Node {
         }
     }
 
-    /// The value under `key` in a mapping node.
+    /// The value under `key` in a mapping node; the last one when the key is repeated (an
+    /// error of its own), as the decoders and Go's JSON decoding take it.
     pub fn get(&self, key: &str) -> Option<&Node> {
         self.as_map()?
             .iter()
-            .find(|(k, _)| k.as_scalar() == Some(key))
+            .rfind(|(k, _)| k.as_scalar() == Some(key))
             .map(|(_, v)| v)
     }
 
-    /// The key node of `key` in a mapping node (to point at the key rather than the value).
+    /// The key node of `key` in a mapping node (to point at the key rather than the value);
+    /// the last one, as [`Node::get`].
     pub fn key_node(&self, key: &str) -> Option<&Node> {
         self.as_map()?
             .iter()
-            .find(|(k, _)| k.as_scalar() == Some(key))
+            .rfind(|(k, _)| k.as_scalar() == Some(key))
             .map(|(k, _)| k)
     }
 

@@ -9,7 +9,7 @@ use crate::input::FieldPath;
 use crate::model::placement::{
     ClusterSelectorTerm, MemberCluster, PlacementPolicy, PropertySelectorRequirement,
 };
-use crate::selectors::{check_key, check_value};
+use crate::selectors::{check_key, check_name_part, check_value, is_dns_subdomain};
 use crate::sorted_map::SortedMap;
 use std::cmp::Ordering;
 use std::collections::HashSet;
@@ -287,11 +287,22 @@ pub fn validate_member(m: &MemberCluster) -> Vec<Finding> {
     let mut out = Out {
         findings: Vec::new(),
     };
-    if m.metadata.name.len() > 63 {
+    let meta = FieldPath::parse("metadata");
+    let name = &m.metadata.name;
+    if name.len() > 63 {
+        out.error(meta.key("name"), "metadata.name max length is 63");
+    } else if !is_dns_subdomain(name) {
+        // The API server's check of every custom resource's name (NameIsDNSSubdomain).
         out.error(
-            FieldPath::parse("metadata.name"),
-            "metadata.name max length is 63",
+            meta.key("name"),
+            format!("Invalid value: {name:?}: a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character"),
         );
+    }
+    for (key, value) in m.metadata.labels.iter() {
+        let path = meta.key("labels").key(key);
+        if let Err(e) = check_key(key).and_then(|()| check_value(value)) {
+            out.error(path, e);
+        }
     }
     let spec = FieldPath::parse("spec");
     if let Some(s) = m.spec.heartbeat_period_seconds {
@@ -530,40 +541,47 @@ fn validate_property_selector(
     }
 }
 
-/// Property name checks: resource properties must be `<prefix>/<capacityType>-<resource>`
-/// (split into two parts, as the webhook does: `available-ephemeral-storage` passes here and
-/// fails in the scheduler, placement.md §10.9).
+/// Property name checks, as the webhook's `validateName`: resource properties must be
+/// `<prefix>/<capacityType>-<resource>` (split into two parts, as the webhook does:
+/// `available-ephemeral-storage` passes here and fails in the scheduler, placement.md §10.9)
+/// and a qualified name; any other name is segments separated by `/`, the first a DNS
+/// subdomain or a qualified name, each other one a qualified name without a prefix.
 fn check_property_name(name: &str) -> Result<(), String> {
     if name.is_empty() {
         return Err("property name cannot be empty".to_string());
     }
+    let invalid = |m: String| format!("property name {name} is not valid: {m}");
     if let Some(rest) = name.strip_prefix(RESOURCE_PREFIX) {
-        let bad = || {
-            format!(
+        let Some((capacity, _)) = rest.split_once('-') else {
+            return Err(format!(
                 "invalid resource property name {name}, expected format is [PREFIX]/[CAPACITY_TYPE]-[RESOURCE_NAME]"
-            )
+            ));
         };
-        let Some((cap, res)) = rest.split_once('-') else {
-            return Err(bad());
-        };
-        if res.is_empty() || !matches!(cap, "total" | "allocatable" | "available") {
-            return Err(bad());
+        if !matches!(capacity, "total" | "allocatable" | "available") {
+            return Err(format!(
+                "invalid capacity type in resource property name {name}, supported values are [allocatable available total]"
+            ));
         }
+        return check_key(name).map_err(invalid);
+    }
+    let Some((first, rest)) = name.split_once('/') else {
+        return check_key(name).map_err(invalid);
+    };
+    if !is_dns_subdomain(first) && check_name_part(first, "name").is_err() {
+        return Err(format!(
+            "property name first segment {first} is not valid: it is neither a valid DNS subdomain nor a valid qualified name"
+        ));
+    }
+    for segment in rest.split('/') {
+        check_name_part(segment, "name part")
+            .map_err(|m| format!("property name segment {segment} is not valid: {m}"))?;
     }
     Ok(())
 }
 
 /// DNS-1123 subdomain of at most 63 characters (cluster names).
 fn check_dns_subdomain(n: &str) -> Result<(), String> {
-    let ok = !n.is_empty()
-        && n.len() <= 63
-        && n.split('.').all(|l| {
-            !l.is_empty()
-                && l.bytes()
-                    .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
-                && !l.starts_with('-')
-                && !l.ends_with('-')
-        });
+    let ok = n.len() <= 63 && is_dns_subdomain(n);
     if ok {
         Ok(())
     } else {
