@@ -2346,3 +2346,54 @@ spec:
         ["second"]
     );
 }
+
+/// A diagnostic on an Azure resource names the field as the file has it: `az`'s flattened
+/// shape has no `properties` (the engine reads the fields under it), the REST shape has.
+#[test]
+fn azure_paths_are_shown_as_the_file_writes_them() {
+    let t = at("2026-03-02T08:00:00Z");
+    let mut flattened = corpus("az/fleet-updatestrategy-show.json");
+    flattened.text = flattened.text.replacen(
+        "\"afterStageWaitInSeconds\": 3600",
+        "\"afterStageWaitInSeconds\": -5",
+        1,
+    );
+    let mut rest = corpus("az/updaterun-rest.json");
+    rest.text = rest
+        .text
+        .replacen("\"maxConcurrency\": null", "\"maxConcurrency\": \"0\"", 1);
+    let mut sources = [
+        "az/fleet-member-list.json",
+        "az/aks-list.json",
+        "az/aks-maintenanceconfiguration-show.json",
+    ]
+    .map(corpus)
+    .to_vec();
+    sources.extend([flattened, rest]);
+    let r = fleet_policy::rollout(&sources, &RolloutOptions::at(t));
+    let line_of = |s: &Source, needle: &str| {
+        1 + s.text[..s.text.find(needle).unwrap_or(0)]
+            .matches('\n')
+            .count() as u32
+    };
+    let errors: Vec<(&str, u32, &str)> = r
+        .errors
+        .iter()
+        .map(|e| (e.source.as_str(), e.line, e.path.as_str()))
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            (
+                "az/fleet-updatestrategy-show.json",
+                line_of(&sources[3], "\"afterStageWaitInSeconds\": -5"),
+                "strategy.stages[0].afterStageWaitInSeconds"
+            ),
+            (
+                "az/updaterun-rest.json",
+                line_of(&sources[4], "\"maxConcurrency\": \"0\""),
+                "properties.strategy.stages[0].groups[0].maxConcurrency"
+            ),
+        ]
+    );
+}

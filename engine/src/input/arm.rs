@@ -8,7 +8,7 @@
 //! ids are.
 
 use super::diagnostics::Span;
-use super::node::{Node, Value};
+use super::node::{FieldPath, Node, PathSeg, Value};
 
 /// What an ARM `type` is to the engine.
 pub(crate) enum ArmKind {
@@ -76,10 +76,31 @@ fn entry(key: &str, value: Node) -> (Node, Node) {
 /// A fleet resource as a document of our kind `kind`: `apiVersion`/`kind` added,
 /// `metadata.name` from ARM's `name`, the envelope kept, the properties from `properties`
 /// (REST shape) or from the top-level fields (`az`'s flattened shape).
-pub(crate) fn fleet_document(root: Node, kind: &str) -> Node {
+/// How an Azure resource was written, for the paths its diagnostics show: ARM's `name` (read
+/// as `metadata.name`) and, in `az`'s flattened shape, each property without the `properties.`
+/// the engine reads it under.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ArmShape {
+    Rest,
+    Flattened,
+}
+
+impl ArmShape {
+    /// The path as written in a resource of this shape.
+    pub(crate) fn shown(self, path: &FieldPath) -> String {
+        let skip = match path.0.first() {
+            Some(PathSeg::Key(k)) if k == "metadata" => 1,
+            Some(PathSeg::Key(k)) if k == "properties" && self == ArmShape::Flattened => 1,
+            _ => 0,
+        };
+        FieldPath(path.0[skip..].to_vec()).to_string()
+    }
+}
+
+pub(crate) fn fleet_document(root: Node, kind: &str) -> (Node, ArmShape) {
     let span = root.span();
     let Value::Map(entries) = root.value else {
-        return root;
+        return (root, ArmShape::Rest);
     };
     let mut out: Vec<(Node, Node)> = vec![
         entry(
@@ -108,14 +129,20 @@ pub(crate) fn fleet_document(root: Node, kind: &str) -> Node {
             _ => flattened.push((k, strip_nulls(v))),
         }
     }
-    match properties {
-        Some((k, v)) if !v.is_null() => out.push((k, strip_nulls(v))),
-        _ => out.push(entry(
-            "properties",
-            Node::new(Value::Map(flattened.into()), span),
-        )),
-    }
-    Node::new(Value::Map(out.into()), span)
+    let shape = match properties {
+        Some((k, v)) if !v.is_null() => {
+            out.push((k, strip_nulls(v)));
+            ArmShape::Rest
+        }
+        _ => {
+            out.push(entry(
+                "properties",
+                Node::new(Value::Map(flattened.into()), span),
+            ));
+            ArmShape::Flattened
+        }
+    };
+    (Node::new(Value::Map(out.into()), span), shape)
 }
 
 /// A field of an ARM object: at the top level (`az`'s flattened shape) or under

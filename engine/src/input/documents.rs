@@ -51,6 +51,8 @@ pub struct Document {
     pub root: Node,
     /// Where the common fields sit in `root`, found once when the manifest is read.
     layout: Layout,
+    /// How an Azure resource (read into our kinds' shape) was written.
+    arm: Option<super::arm::ArmShape>,
 }
 
 /// The kind's id and the entry indices of the fields most lookups want (`metadata`, its
@@ -149,7 +151,10 @@ impl Document {
             item: self.item,
             kind: (!self.kind.is_empty()).then(|| self.kind.clone()),
             name: self.name.clone(),
-            path: path.to_string(),
+            path: match self.arm {
+                Some(shape) => shape.shown(path),
+                None => path.to_string(),
+            },
             line: span.line,
             column: span.column,
             message: message.into(),
@@ -936,6 +941,7 @@ fn read_manifest(source: &str, index: usize, item: Option<usize>, root: Node, in
         name: None,
         root,
         layout: Layout::default(),
+        arm: None,
     };
     // `az … list` prints an array of ARM resources.
     if let (Value::Seq(items), None) = (&doc.root.value, item) {
@@ -971,7 +977,9 @@ fn read_manifest(source: &str, index: usize, item: Option<usize>, root: Node, in
                 .map(str::to_ascii_lowercase);
             match super::arm::classify(&t) {
                 ArmKind::Fleet(kind) => {
-                    doc.root = super::arm::fleet_document(doc.root, kind);
+                    let (root, shape) = super::arm::fleet_document(doc.root, kind);
+                    doc.root = root;
+                    doc.arm = Some(shape);
                 }
                 ArmKind::ManagedCluster => {
                     let facts = super::arm::cluster_facts(&doc.root);
