@@ -2397,3 +2397,53 @@ fn azure_paths_are_shown_as_the_file_writes_them() {
         ]
     );
 }
+
+/// Text after a JSON value (`{…} garbage`, a stray `]` left from cutting a list) is an error
+/// where it starts, as kubectl's JSON decoder stops there; the value before it is still read.
+/// A comment or a document end marker after it stays YAML's to read, without an error.
+#[test]
+fn text_after_a_json_value_is_an_error_where_it_starts() {
+    let member = r#"{"apiVersion": "cluster.kubernetes-fleet.io/v1", "kind": "MemberCluster", "metadata": {"name": "a"}}"#;
+    let crp = "apiVersion: placement.kubernetes-fleet.io/v1
+kind: ClusterResourcePlacement
+metadata: {name: p}
+spec:
+  resourceSelectors: [{group: \"\", version: v1, kind: Namespace, name: web}]
+  policy: {placementType: PickAll}
+";
+    let run = |tail: &str| {
+        let r = fleet_policy::place(
+            &[
+                Source::new("member.json", format!("{member}{tail}")),
+                Source::new("crp.yaml", crp),
+            ],
+            &PlaceOptions::at(at("2026-03-04T12:00:00Z")),
+        );
+        let errors: Vec<(usize, u32, u32, String)> = r
+            .errors
+            .iter()
+            .map(|e| (e.document, e.line, e.column, e.message.clone()))
+            .collect();
+        let picked: Vec<String> = r.placements[0]
+            .picked
+            .iter()
+            .map(|c| c.cluster.to_string())
+            .collect();
+        (errors, picked)
+    };
+    let broken = "invalid JSON: this value does not read (JSON values one after another are read \
+                  as one manifest each, as kubectl reads them)"
+        .to_string();
+    let end = member.chars().count() as u32;
+    assert_eq!(
+        run(" garbage\n"),
+        (vec![(2, 1, end + 2, broken.clone())], vec!["a".to_string()])
+    );
+    assert_eq!(
+        run("\n]\n"),
+        (vec![(2, 2, 1, broken)], vec!["a".to_string()])
+    );
+    for fine in ["\n", "\n# the end\n", "\n...\n"] {
+        assert_eq!(run(fine), (vec![], vec!["a".to_string()]), "{fine:?}");
+    }
+}

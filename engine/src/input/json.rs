@@ -49,9 +49,10 @@ pub(crate) fn parse_nested(
 /// Reads `text` as JSON values one after another, such as `kubectl get … -o json | jq
 /// '.items[]'` prints (kubectl reads such a file as a stream of objects, each one a manifest),
 /// handing each value and its repeated keys to `each` as it is read. `None` (and nothing
-/// handed) unless the first value reads and a `{` or `[` follows it: anything else after one
-/// value is YAML's to read, as before (a comment, a document marker). Else where a value that
-/// does not read starts, if one does not (kubectl stops there with an error).
+/// handed) unless the first value reads and something other than a comment or a document
+/// end marker follows it (those are YAML's to read, as before). Else where a value that does
+/// not read starts, if one does not: kubectl's JSON decoder stops there with an error, also
+/// on text after a single value (`{…} garbage`, a stray `]`), which YAML's reader would drop.
 pub(crate) fn parse_stream(
     text: &str,
     first_line: u32,
@@ -60,8 +61,9 @@ pub(crate) fn parse_stream(
     let mut r = Reader::new(text, first_line, 0);
     let first = r.value()?;
     r.skip_ws();
-    if !matches!(r.b.get(r.pos), Some(b'{' | b'[')) {
-        return None;
+    match r.b.get(r.pos..) {
+        None | Some([] | [b'#', ..] | [b'.', b'.', b'.', ..]) => return None,
+        Some(_) => {}
     }
     each(first, std::mem::take(&mut r.duplicates));
     while r.pos < r.b.len() {
