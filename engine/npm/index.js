@@ -81,7 +81,7 @@ function describe(value) {
 
 function checkReady(fn) {
   if (!ready) {
-    throw new Error(`fleet-policy: ${fn}() was called before the engine was loaded; await init() (or call initSync()) first`);
+    throw new TypeError(`fleet-policy: ${fn}() was called before the engine was loaded; await init() (or call initSync()) first`);
   }
 }
 

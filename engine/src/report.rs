@@ -121,7 +121,43 @@ pub fn nest_dotted(value: &Value) -> Value {
 
 /// Decodes one engine's options from a JSON object, with a message naming the bad option.
 pub fn options_from_value<T: DeserializeOwned>(value: &Value) -> Result<T, String> {
-    serde_json::from_value(nest_dotted(value)).map_err(|e| format!("invalid options: {e}"))
+    let nested = nest_dotted(value);
+    let Value::Object(map) = &nested else {
+        return serde_json::from_value(nested).map_err(|e| format!("invalid options: {e}"));
+    };
+    // The groups of switches are objects: serde's derive would also take a list, its items
+    // given to the fields in order.
+    if let Some(group) = ["azure", "kubefleet"]
+        .into_iter()
+        .find(|g| map.get(*g).is_some_and(|v| !v.is_object()))
+    {
+        return Err(format!(
+            "invalid options: {group} must be an object of its options"
+        ));
+    }
+    serde_json::from_value(nested.clone()).map_err(|e| {
+        let reads = |rest: Value| serde_json::from_value::<T>(rest).is_ok();
+        invalid_option(map, e.to_string(), &reads)
+    })
+}
+
+/// serde's message for options that do not read, with the option it is about: the one
+/// without which the rest `reads` (serde's message does not say which).
+fn invalid_option(
+    map: &serde_json::Map<String, Value>,
+    e: String,
+    reads: &dyn Fn(Value) -> bool,
+) -> String {
+    let culprit = map.keys().find(|k| {
+        let rest = map.iter().filter(|(other, _)| other != k);
+        reads(Value::Object(
+            rest.map(|(k, v)| (k.clone(), v.clone())).collect(),
+        ))
+    });
+    match culprit {
+        Some(k) if !e.contains(k.as_str()) => format!("invalid options: {k}: {e}"),
+        _ => format!("invalid options: {e}"),
+    }
 }
 
 /// Result of [`crate::evaluate`]: whichever engines applied.
@@ -254,6 +290,11 @@ pub(crate) fn evaluate_with(
             crate::input::diagnostics::partition(disruption::prepare(input).diagnostics().to_vec());
         out.errors.extend(e);
         out.warnings.extend(w);
+        // A value an option refuses is an error whichever engines apply (the CLI exits 2).
+        disruption::read_options(&options.budgets, &mut out.errors);
+    }
+    if !rollout::applies(input) {
+        out.errors.extend(rollout::option_errors(&options.rollout));
     }
     if let Some(r) = placed {
         out.placements = r.placements;
@@ -367,7 +408,7 @@ mod tests {
         let e = e.err().unwrap_or_default();
         assert!(
             e.starts_with(
-                "invalid options: parsing time \"2026-03-04T25:00:00Z\": hour out of range"
+                "invalid options: events: parsing time \"2026-03-04T25:00:00Z\": hour out of range"
             ),
             "{e}"
         );

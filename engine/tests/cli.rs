@@ -816,6 +816,35 @@ fn a_refused_option_value_is_named_without_a_position() {
         ),
         "{stderr}"
     );
+    // Whichever engines apply: `evaluate` on a placement alone (no NodePool) still refuses a
+    // horizon, and `rollout` a KubeFleet stuck threshold that is no duration.
+    for (command, file, set, message) in [
+        (
+            "evaluate",
+            "docs-affinity-two-terms.yaml",
+            "horizon=7d",
+            "error: options: horizon: time: unknown unit \"d\" in duration \"7d\"",
+        ),
+        (
+            "rollout",
+            "kubefleet-staged-run.yaml",
+            "kubefleet.stuckThreshold=abc",
+            "error: options: kubefleet.stuckThreshold: time: invalid duration \"abc\"; the \
+             default is used",
+        ),
+    ] {
+        let out = run(&[
+            command,
+            example(file).to_str().unwrap_or(""),
+            "--set",
+            set,
+            "--format",
+            "table",
+        ]);
+        assert_eq!(out.status.code(), Some(2), "{set}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.lines().any(|l| l == message), "{set}: {stderr}");
+    }
 }
 
 /// A pipe given as a file (`/dev/stdin`, or bash's `<(kubectl get …)`) is read once: whether

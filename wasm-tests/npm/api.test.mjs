@@ -293,7 +293,11 @@ test('misuse of the API throws a TypeError that says what was wrong', () => {
     [() => fp.place('', { at: 5 }), /options\.at must be a Date or an RFC 3339 string, got number 5/],
     [() => fp.place('', { at: 'yesterday' }), /options\.at must be an RFC 3339 time such as 2026-01-01T09:00:00Z or "snapshot", got "yesterday"/],
     [() => fp.place('', { at: new Date('nope') }), /options\.at is an invalid Date/],
-    [() => fp.budgets('', { horizon: 24 }), /budgets\(\): invalid options: invalid type: integer `24`, expected a string/],
+    [() => fp.budgets('', { horizon: 24 }), /budgets\(\): invalid options: horizon: invalid type: integer `24`, expected a string/],
+    // A wrong type names its option; a list where the options of a group go is refused.
+    [() => fp.rollout('', { at: AT, fail: 3 }), /rollout\(\): invalid options: fail: invalid type: integer `3`, expected a list of names or a comma-separated string/],
+    [() => fp.evaluate('', { at: AT, horizonDays: '3' }), /evaluate\(\): invalid options: horizonDays: invalid type: string "3", expected u32/],
+    [() => fp.rollout('', { at: AT, kubefleet: [false, '0s'] }), /rollout\(\): invalid options: kubefleet must be an object of its options/],
     [() => fp.validate({}), /validate\(yaml, options\?\): yaml must be a string/],
     // Unknown option keys are refused, with the accepted ones (no silent default).
     [() => fp.place('', { at: AT, horizn: '1h' }), /place\(\): invalid options: unknown field `horizn`, expected one of `at`, `clusterHeartbeatCheckTimeout`, `clusterHealthCheckTimeout`/],
@@ -305,6 +309,32 @@ test('misuse of the API throws a TypeError that says what was wrong', () => {
   for (const [fn, message] of cases) {
     assert.throws(fn, (e) => e instanceof TypeError && message.test(e.message), String(message));
   }
+});
+
+test('a call before the engine is loaded (the browser entry, before init()) throws a TypeError', async () => {
+  const pkg = realpathSync(join(installed(), 'node_modules', 'fleet-policy'));
+  // A second instance of the browser entry, not yet initialised.
+  const browser = await import(`${pathToFileURL(join(pkg, 'index.js')).href}?before-init`);
+  assert.equal(browser.isInitialized(), false);
+  assert.throws(() => browser.place('', { at: AT }),
+    (e) => e instanceof TypeError && /place\(\) was called before the engine was loaded; await init\(\)/.test(e.message));
+});
+
+test('refused option values are errors in the result whichever engines apply, and the value used is the default', () => {
+  // No NodePool and no rollout in the input: evaluate still reports each refused value.
+  const yaml = example('docs-affinity-two-terms.yaml');
+  const r = fp.evaluate(yaml, { at: AT, horizon: '7d', karpenterVersion: 'v9', defaultDuration: 'abc' });
+  assert.deepEqual(r.errors.map((e) => [e.source, e.line, e.message]), [
+    ['options', 0, 'defaultDuration: time: invalid duration "abc"; the default is used'],
+    ['options', 0, 'karpenterVersion "v9": expected head or v1.0 … v1.14'],
+    ['options', 0, 'horizon: time: unknown unit "d" in duration "7d"'],
+  ]);
+  assert.deepEqual(r.nodePools, []);
+  // A KubeFleet stuck threshold that is no duration: an error, and the assumptions say what
+  // the simulation used.
+  const staged = fp.rollout(example('kubefleet-staged-run.yaml'), { at: AT, kubefleet: { stuckThreshold: '-1h' } });
+  assert.deepEqual(staged.errors.map((e) => e.message), ['kubefleet.stuckThreshold: "-1h" is negative; the default is used']);
+  assert.deepEqual(staged.rollouts[0].assumptions.filter((a) => a.option === 'kubefleet.stuckThreshold').map((a) => a.value), ['5m']);
 });
 
 test('time from import to the first result in a fresh Node process', () => {

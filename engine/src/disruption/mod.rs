@@ -197,6 +197,39 @@ pub fn prepare(input: &Input) -> Prepared<'_> {
     }
 }
 
+/// The Karpenter rules and the timeline horizon the options ask for; the default of each, with
+/// an error, for a value refused (also when no NodePool is evaluated: `evaluate` reports them).
+pub(crate) fn read_options(
+    options: &BudgetOptions,
+    diags: &mut Vec<Diagnostic>,
+) -> (KarpenterVersion, Duration) {
+    let version = match options
+        .karpenter_version
+        .as_deref()
+        .map(KarpenterVersion::parse)
+    {
+        None => KarpenterVersion::default(),
+        Some(Ok(v)) => v,
+        Some(Err(e)) => {
+            diags.push(Diagnostic::of_options(crate::Severity::Error, e));
+            KarpenterVersion::default()
+        }
+    };
+    let horizon = match options.horizon.as_deref().map(GoDuration::parse) {
+        None => Duration::hours(DEFAULT_HORIZON_HOURS),
+        Some(Ok(d)) if d.0 > 0 => d.to_chrono(),
+        Some(r) => {
+            let msg = match r {
+                Err(e) => format!("horizon: {e}"),
+                Ok(_) => "horizon must be positive".to_string(),
+            };
+            diags.push(Diagnostic::of_options(crate::Severity::Error, msg));
+            Duration::hours(DEFAULT_HORIZON_HOURS)
+        }
+    };
+    (version, horizon)
+}
+
 impl Prepared<'_> {
     /// What decoding the disruption manifests found (each document's errors).
     pub fn diagnostics(&self) -> &[Diagnostic] {
@@ -207,32 +240,9 @@ impl Prepared<'_> {
     pub fn evaluate(&self, options: &BudgetOptions) -> BudgetReport {
         let mut diags = self.diagnostics.clone();
         let mut report = BudgetReport::default();
-        let version = match options
-            .karpenter_version
-            .as_deref()
-            .map(KarpenterVersion::parse)
-        {
-            None => KarpenterVersion::default(),
-            Some(Ok(v)) => v,
-            Some(Err(e)) => {
-                diags.push(Diagnostic::of_options(crate::Severity::Error, e));
-                KarpenterVersion::default()
-            }
-        };
+        let (version, horizon) = read_options(options, &mut diags);
         report.karpenter_version = version.to_string();
         let at = options.at;
-        let horizon = match options.horizon.as_deref().map(GoDuration::parse) {
-            None => Duration::hours(DEFAULT_HORIZON_HOURS),
-            Some(Ok(d)) if d.0 > 0 => d.to_chrono(),
-            Some(r) => {
-                let msg = match r {
-                    Err(e) => format!("horizon: {e}"),
-                    Ok(_) => "horizon must be positive".to_string(),
-                };
-                diags.push(Diagnostic::of_options(crate::Severity::Error, msg));
-                Duration::hours(DEFAULT_HORIZON_HOURS)
-            }
-        };
         let end = at.checked_add_signed(horizon).unwrap_or(at);
         report.at = Some(at);
         report.horizon_end = Some(end);

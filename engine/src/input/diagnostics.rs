@@ -34,7 +34,8 @@ pub struct Diagnostic {
     pub severity: Severity,
     /// Name of the source text (file name, or editor name in the playground).
     pub source: String,
-    /// 1-based index of the YAML document within its source.
+    /// 1-based index of the YAML document within its source; 0 when the diagnostic is not
+    /// about one document (the options, with `source` "options"; the input as a whole).
     pub document: usize,
     /// 0-based index of the item when the document is a `kind: List`.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -47,9 +48,9 @@ pub struct Diagnostic {
     pub name: Option<String>,
     /// Field path inside the document.
     pub path: String,
-    /// 1-based line.
+    /// 1-based line; 0 when the diagnostic is not about a place in the text (as `document`).
     pub line: u32,
-    /// 1-based column.
+    /// 1-based column; 0 as `line`.
     pub column: u32,
     /// What is wrong, in words.
     pub message: String,

@@ -233,7 +233,7 @@ pub fn rollout(
     placements: &[crate::placement::PlacementResult],
 ) -> RolloutReport {
     let mut ctx = Ctx::default();
-    check_options(options, &mut ctx);
+    let options = &check_options(options, &mut ctx);
     let docs = Docs::of(input);
     let az = azure::read(&docs, &mut ctx);
     let kf = kubefleet::read(&docs, placements, options, &mut ctx);
@@ -256,23 +256,44 @@ pub fn rollout(
     }
 }
 
-/// The simulated durations of the options must be Go durations of zero or more (as the
-/// annotation's): a bad one is an error, and the default is used in its place.
-fn check_options(options: &RolloutOptions, ctx: &mut Ctx) {
-    let named = options
-        .default_duration
-        .as_deref()
-        .map(|d| ("defaultDuration".to_string(), d))
-        .into_iter()
-        .chain((options.durations.iter()).map(|(name, d)| (format!("durations[{name:?}]"), &**d)));
-    for (what, text) in named {
-        if let Err(why) = GoDuration::parse_non_negative(text) {
+/// The simulated durations of the options (and KubeFleet's stuck threshold) must be Go
+/// durations of zero or more (as the annotation's): a bad one is an error, and the default is
+/// used in its place; the options in force, which the assumptions then report.
+fn check_options(options: &RolloutOptions, ctx: &mut Ctx) -> RolloutOptions {
+    let mut used = options.clone();
+    let mut refuse = |what: String, text: &str| {
+        let bad = GoDuration::parse_non_negative(text).err();
+        if let Some(why) = &bad {
             ctx.errors.push(Diagnostic::of_options(
                 Severity::Error,
                 format!("{what}: {why}; the default is used"),
             ));
         }
+        bad.is_some()
+    };
+    if let Some(d) = &options.default_duration {
+        if refuse("defaultDuration".to_string(), d) {
+            used.default_duration = None;
+        }
     }
+    used.durations = (options.durations.iter())
+        .filter(|(name, d)| !refuse(format!("durations[{name:?}]"), d))
+        .map(|(name, d)| (name.clone(), d.clone()))
+        .collect();
+    if refuse(
+        "kubefleet.stuckThreshold".to_string(),
+        &options.kubefleet.stuck_threshold,
+    ) {
+        used.kubefleet.stuck_threshold = options::KubeFleetOptions::default().stuck_threshold;
+    }
+    used
+}
+
+/// The errors of the options alone, for `evaluate` when no rollout is evaluated.
+pub(crate) fn option_errors(options: &RolloutOptions) -> Vec<Diagnostic> {
+    let mut ctx = Ctx::default();
+    check_options(options, &mut ctx);
+    ctx.errors
 }
 
 /// The members the options name (`durations`, `fail`, `pending`, `skip`) that no rollout

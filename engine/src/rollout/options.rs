@@ -54,22 +54,33 @@ pub struct RolloutOptions {
     pub kubefleet: KubeFleetOptions,
 }
 
+/// A list of names, or one string of names separated by commas.
 fn string_or_list<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<String>, D::Error> {
-    #[derive(Deserialize)]
-    #[serde(untagged)]
-    enum OneOrMany {
-        One(String),
-        Many(Vec<String>),
+    struct Names;
+    impl<'de> serde::de::Visitor<'de> for Names {
+        type Value = Vec<String>;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("a list of names or a comma-separated string")
+        }
+        fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Self::Value, E> {
+            Ok(s.split(',')
+                .map(str::trim)
+                .filter(|x| !x.is_empty())
+                .map(str::to_string)
+                .collect())
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(
+            self,
+            mut seq: A,
+        ) -> Result<Self::Value, A::Error> {
+            let mut names = Vec::new();
+            while let Some(name) = seq.next_element::<String>()? {
+                names.push(name);
+            }
+            Ok(names)
+        }
     }
-    Ok(match OneOrMany::deserialize(d)? {
-        OneOrMany::One(s) => s
-            .split(',')
-            .map(str::trim)
-            .filter(|x| !x.is_empty())
-            .map(str::to_string)
-            .collect(),
-        OneOrMany::Many(v) => v,
-    })
+    d.deserialize_any(Names)
 }
 
 fn default_horizon_days() -> u32 {

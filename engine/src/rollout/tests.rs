@@ -131,7 +131,7 @@ fn observe_shows_states_at_an_instant_and_dotted_switches_apply() {
         panic!("accepted an unknown switch")
     };
     assert!(
-        e.starts_with("invalid options: unknown field `noSuchSwitch`, expected one of `fourHourBoundaryInclusive`"),
+        e.starts_with("invalid options: azure: unknown field `noSuchSwitch`, expected one of `fourHourBoundaryInclusive`"),
         "{e}"
     );
 }

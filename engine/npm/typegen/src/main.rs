@@ -55,10 +55,15 @@ struct SerdeAttrs {
     flatten: bool,
     default: bool,
     with: bool,
-    /// `deserialize_with` on an input: the function accepts at least the declared type.
-    custom_de: bool,
+    /// `deserialize_with` on an input (the function's path): it accepts at least the declared
+    /// type.
+    custom_de: Option<String>,
     into: Option<String>,
 }
+
+/// Custom deserializers that also accept another type than the field's: the TypeScript type
+/// added to the declared one.
+const WIDER: &[(&str, &str)] = &[("string_or_list", "string")];
 
 fn serde_attrs(attrs: &[Attribute], mode: Mode) -> SerdeAttrs {
     let mut out = SerdeAttrs::default();
@@ -113,7 +118,7 @@ fn serde_attrs(attrs: &[Attribute], mode: Mode) -> SerdeAttrs {
                 }
                 "flatten" => out.flatten = true,
                 "default" => out.default = true,
-                "deserialize_with" if mode == Mode::In => out.custom_de = true,
+                "deserialize_with" if mode == Mode::In => out.custom_de = value,
                 "with" | "serialize_with" | "deserialize_with" | "getter" | "remote" => {
                     let relevant = match key.as_str() {
                         "serialize_with" => mode == Mode::Out,
@@ -603,10 +608,15 @@ impl Gen {
                     t = inner.to_string();
                 }
             }
-            if a.custom_de {
-                self.notes.insert(format!(
-                    "{fctx}: custom deserializer; declared as its Rust type, which it accepts"
-                ));
+            if let Some(function) = &a.custom_de {
+                match WIDER.iter().find(|(name, _)| name == function) {
+                    Some((_, also)) => t = format!("{t} | {also}"),
+                    None => {
+                        self.notes.insert(format!(
+                            "{fctx}: custom deserializer; declared as its Rust type, which it accepts"
+                        ));
+                    }
+                }
             }
             if a.flatten {
                 if mode == Mode::In && t.starts_with("{ [key: string]") {
