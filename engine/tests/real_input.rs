@@ -2447,3 +2447,213 @@ spec:
         assert_eq!(run(fine), (vec![], vec!["a".to_string()]), "{fine:?}");
     }
 }
+
+/// A PDB with `unhealthyPodEvictionPolicy: AlwaysAllow` and no disruptions left lets go of a
+/// pod only when the pod's Ready condition is False, as Karpenter tests it (`pkg/utils/pdb`
+/// `isEvictable`): a pod without the condition (pending, or written by hand) or with it
+/// Unknown is protected as a healthy one, and its node is excluded.
+#[test]
+fn an_always_allow_pdb_lets_go_only_of_pods_whose_ready_condition_is_false() {
+    let node = |n: &str, conditions: &str| {
+        format!(
+            "---
+apiVersion: v1
+kind: Node
+metadata:
+  name: node-{n}
+  labels: {{karpenter.sh/nodepool: general, karpenter.sh/initialized: \"true\", node.kubernetes.io/instance-type: m5.large, karpenter.sh/capacity-type: on-demand, topology.kubernetes.io/zone: us-east-1a}}
+status: {{conditions: [{{type: Ready, status: \"True\"}}]}}
+---
+apiVersion: karpenter.sh/v1
+kind: NodeClaim
+metadata: {{name: general-{n}, labels: {{karpenter.sh/nodepool: general}}, creationTimestamp: \"2024-03-01T00:00:00Z\"}}
+status:
+  nodeName: node-{n}
+  conditions:
+  - {{type: Initialized, status: \"True\"}}
+  - {{type: Consolidatable, status: \"True\", lastTransitionTime: \"2024-03-05T10:00:00Z\"}}
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: web-{n}
+  namespace: ns-{n}
+  labels: {{app: web}}
+  ownerReferences: [{{apiVersion: apps/v1, kind: ReplicaSet, name: web, uid: u-{n}, controller: true}}]
+spec: {{nodeName: node-{n}}}
+status: {{phase: Running, conditions: [{conditions}]}}
+---
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {{name: web, namespace: ns-{n}}}
+spec: {{selector: {{matchLabels: {{app: web}}}}, minAvailable: 1, unhealthyPodEvictionPolicy: AlwaysAllow}}
+status: {{disruptionsAllowed: 0}}
+"
+        )
+    };
+    let mut text = "apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {name: general}
+spec:
+  disruption:
+    consolidationPolicy: WhenEmptyOrUnderutilized
+    consolidateAfter: 0s
+    budgets: [{nodes: \"100%\"}]
+  template:
+    spec:
+      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
+      requirements: []
+"
+    .to_string();
+    for (n, conditions) in [
+        ("false", "{type: Ready, status: \"False\"}"),
+        ("none", ""),
+        ("true", "{type: Ready, status: \"True\"}"),
+        ("unknown", "{type: Ready, status: Unknown}"),
+    ] {
+        text.push_str(&node(n, conditions));
+    }
+    let r = json(&fleet_policy::budgets(
+        &[Source::new("pool.yaml", text)],
+        &fleet_policy::BudgetOptions::at(at("2024-03-05T12:00:00Z")),
+    ));
+    assert_eq!(r["errors"], serde_json::json!([]));
+    let single = method(&r["nodePools"][0], "SingleNodeConsolidation");
+    let names = |list: &Value| -> Vec<String> {
+        list.as_array()
+            .into_iter()
+            .flatten()
+            .map(|c| c["node"].as_str().unwrap_or_default().to_string())
+            .collect()
+    };
+    assert_eq!(names(&single["candidates"]), ["node-false"]);
+    let blocked: Vec<(String, String)> = single["excluded"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|c| {
+            (
+                c["node"].as_str().unwrap_or_default().to_string(),
+                format!("{} {}", c["blocked"]["kind"], c["blocked"]["pdb"]),
+            )
+        })
+        .collect();
+    assert_eq!(
+        blocked,
+        pairs(&[
+            ("node-none", "\"pdbBlocks\" \"ns-none/web\""),
+            ("node-true", "\"pdbBlocks\" \"ns-true/web\""),
+            ("node-unknown", "\"pdbBlocks\" \"ns-unknown/web\""),
+        ])
+    );
+}
+
+/// Why consolidation passes over a node is Karpenter's first reason, in its order
+/// (`consolidation.go` ShouldDisrupt): the price labels, then `consolidateAfter: Never`, then
+/// (from v1.14) an empty node, which Emptiness handles, before a `WhenEmpty` policy.
+#[test]
+fn consolidation_gives_karpenters_first_reason_to_pass_over_a_node() {
+    let node = |n: &str, pool: &str, zone: &str, pod: bool| {
+        let mut text = format!(
+            "---
+apiVersion: v1
+kind: Node
+metadata:
+  name: {n}
+  labels: {{karpenter.sh/nodepool: {pool}, karpenter.sh/initialized: \"true\", node.kubernetes.io/instance-type: m5.large, karpenter.sh/capacity-type: on-demand{zone}}}
+status: {{conditions: [{{type: Ready, status: \"True\"}}]}}
+---
+apiVersion: karpenter.sh/v1
+kind: NodeClaim
+metadata: {{name: claim-{n}, labels: {{karpenter.sh/nodepool: {pool}}}, creationTimestamp: \"2024-03-01T00:00:00Z\"}}
+status:
+  nodeName: {n}
+  conditions:
+  - {{type: Initialized, status: \"True\"}}
+  - {{type: Consolidatable, status: \"True\", lastTransitionTime: \"2024-03-05T10:00:00Z\"}}
+"
+        );
+        if pod {
+            text.push_str(&format!(
+                "---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: web-{n}
+  namespace: web
+  ownerReferences: [{{apiVersion: apps/v1, kind: ReplicaSet, name: web, uid: u-{n}, controller: true}}]
+spec: {{nodeName: {n}}}
+status: {{phase: Running}}
+"
+            ));
+        }
+        text
+    };
+    let pool = |name: &str, policy: &str, after: &str| {
+        format!(
+            "---
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {{name: {name}}}
+spec:
+  disruption: {{consolidationPolicy: {policy}, consolidateAfter: {after}}}
+  template:
+    spec:
+      nodeClassRef: {{group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}}
+      requirements: []
+"
+        )
+    };
+    let zone = ", topology.kubernetes.io/zone: us-east-1a";
+    let text = [
+        pool("empty-only", "WhenEmpty", "0s"),
+        node("idle", "empty-only", zone, false),
+        node("busy", "empty-only", zone, true),
+        pool("never", "WhenEmptyOrUnderutilized", "Never"),
+        node("no-zone", "never", "", true),
+        node("zoned", "never", zone, true),
+    ]
+    .concat();
+    let reasons = |version: &str| {
+        let mut options = fleet_policy::BudgetOptions::at(at("2024-03-05T12:00:00Z"));
+        options.karpenter_version = Some(version.to_string());
+        let r = json(&fleet_policy::budgets(
+            &[Source::new("pools.yaml", text.as_str())],
+            &options,
+        ));
+        assert_eq!(r["errors"], serde_json::json!([]));
+        let mut out = Vec::new();
+        for p in r["nodePools"].as_array().into_iter().flatten() {
+            let single = method(p, "SingleNodeConsolidation");
+            for c in single["excluded"].as_array().into_iter().flatten() {
+                out.push((
+                    c["node"].as_str().unwrap_or_default().to_string(),
+                    c["blocked"]["kind"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .to_string(),
+                ));
+            }
+        }
+        out.sort();
+        out
+    };
+    assert_eq!(
+        reasons("head"),
+        pairs(&[
+            ("busy", "policyExcludes"),
+            ("idle", "empty"),
+            ("no-zone", "missingLabel"),
+            ("zoned", "consolidateAfterNever"),
+        ])
+    );
+    assert_eq!(
+        reasons("v1.13"),
+        pairs(&[
+            ("busy", "policyExcludes"),
+            ("idle", "policyExcludes"),
+            ("no-zone", "missingLabel"),
+            ("zoned", "consolidateAfterNever"),
+        ])
+    );
+}

@@ -160,8 +160,10 @@ pub struct PodInfo {
     /// Karpenter would evict it (so PDBs apply): not terminal, terminating, mirror, or
     /// tolerating `karpenter.sh/disrupted:NoSchedule`.
     pub evictable: bool,
-    /// Ready condition True.
-    pub ready: bool,
+    /// A Ready condition False: the unhealthy pod a PDB with `AlwaysAllow` lets go. Karpenter
+    /// tests exactly that (`pkg/utils/pdb` `isEvictable`); a pod without the condition, or
+    /// with it Unknown, is protected as a healthy one.
+    pub unready: bool,
     /// Indexes of the PDBs selecting it.
     pub pdbs: Vec<usize>,
     /// Eviction cost.
@@ -183,7 +185,8 @@ impl PodInfo {
                 || pods::terminating(p)
                 || pods::mirror(p)
                 || pods::tolerates_disrupted(p)),
-            ready: condition_true(&p.status.conditions, "Ready"),
+            unready: (p.status.conditions.iter())
+                .any(|c| c.type_ == "Ready" && c.status == "False"),
             pdbs: pdbs.for_pod(p),
             cost: pods::eviction_cost(p),
             reschedulable: pods::reschedulable(p),
@@ -894,7 +897,7 @@ fn pdb_blocker(pods: &[PodInfo], pdbs: &[PdbInfo]) -> Option<Blocked> {
             });
         }
         if let Some(b) = p.pdbs.first().and_then(|i| pdbs.get(*i)) {
-            let unhealthy_ok = b.always_allow && !p.ready;
+            let unhealthy_ok = b.always_allow && p.unready;
             if b.disruptions_allowed <= 0 && !unhealthy_ok {
                 return Some(Blocked::PdbBlocks {
                     pod: p.key.clone(),
@@ -1289,18 +1292,20 @@ fn method_block(
             } else {
                 ctx.policy != "WhenEmptyOrUnderutilized"
             };
-            if ctx.consolidate_after.is_none() {
+            // Karpenter's order (`consolidation.go` ShouldDisrupt): the price labels, then
+            // consolidateAfter, then (v1.14) an empty node left to Emptiness before the policy.
+            if let Some(label) = missing_label {
+                Some(Blocked::MissingLabel {
+                    label: label.to_string(),
+                })
+            } else if ctx.consolidate_after.is_none() {
                 Some(Blocked::ConsolidateAfterNever)
+            } else if v.at_least(14) && f.empty {
+                Some(Blocked::Empty)
             } else if excluded_policy {
                 Some(Blocked::PolicyExcludes {
                     policy: ctx.policy.clone(),
                 })
-            } else if let Some(label) = missing_label {
-                Some(Blocked::MissingLabel {
-                    label: label.to_string(),
-                })
-            } else if v.at_least(14) && f.empty {
-                Some(Blocked::Empty)
             } else if !f.consolidatable {
                 Some(Blocked::NotConsolidatable {
                     at: f.consolidatable_at,
