@@ -1725,6 +1725,35 @@ fn a_dump_pasted_twice_counts_each_nodepool_and_node_once() {
     );
 }
 
+/// The zone label of a managed node ([`managed_node`]).
+const ZONE: &str = ", topology.kubernetes.io/zone: us-east-1a";
+
+/// A Karpenter-managed node as a dump has it, as YAML documents each opened by `---`: the
+/// Node (Ready, initialized, with the instance-type and capacity-type labels, and `zone`:
+/// [`ZONE`] or nothing) and its NodeClaim (Initialized; Consolidatable since
+/// 2024-03-05T10:00:00Z).
+fn managed_node(name: &str, pool: &str, zone: &str) -> String {
+    format!(
+        "---
+apiVersion: v1
+kind: Node
+metadata:
+  name: {name}
+  labels: {{karpenter.sh/nodepool: {pool}, karpenter.sh/initialized: \"true\", node.kubernetes.io/instance-type: m5.large, karpenter.sh/capacity-type: on-demand{zone}}}
+status: {{conditions: [{{type: Ready, status: \"True\"}}]}}
+---
+apiVersion: karpenter.sh/v1
+kind: NodeClaim
+metadata: {{name: claim-{name}, labels: {{karpenter.sh/nodepool: {pool}}}, creationTimestamp: \"2024-03-01T00:00:00Z\"}}
+status:
+  nodeName: {name}
+  conditions:
+  - {{type: Initialized, status: \"True\"}}
+  - {{type: Consolidatable, status: \"True\", lastTransitionTime: \"2024-03-05T10:00:00Z\"}}
+"
+    )
+}
+
 /// `firstNConsolidationOption` returns no command for fewer than two candidates (every
 /// version, `multinodeconsolidation.go`): with a budget of one node, multi-node consolidation
 /// takes nothing, in the NodePool's view as in the pass, and single-node consolidation acts.
@@ -1733,29 +1762,14 @@ fn a_dump_pasted_twice_counts_each_nodepool_and_node_once() {
 fn multi_node_consolidation_needs_two_candidates_within_budget() {
     let node = |n: &str| {
         format!(
-            "---
-apiVersion: v1
-kind: Node
-metadata:
-  name: node-{n}
-  labels: {{karpenter.sh/nodepool: general, karpenter.sh/initialized: \"true\", node.kubernetes.io/instance-type: m5.large, karpenter.sh/capacity-type: on-demand, topology.kubernetes.io/zone: us-east-1a}}
-status: {{conditions: [{{type: Ready, status: \"True\"}}]}}
----
-apiVersion: karpenter.sh/v1
-kind: NodeClaim
-metadata: {{name: general-{n}, labels: {{karpenter.sh/nodepool: general}}, creationTimestamp: \"2024-03-01T00:00:00Z\"}}
-status:
-  nodeName: node-{n}
-  conditions:
-  - {{type: Initialized, status: \"True\"}}
-  - {{type: Consolidatable, status: \"True\", lastTransitionTime: \"2024-03-05T10:00:00Z\"}}
----
+            "{}---
 apiVersion: v1
 kind: Pod
 metadata: {{name: web-{n}}}
 spec: {{nodeName: node-{n}}}
 status: {{phase: Running}}
-"
+",
+            managed_node(&format!("node-{n}"), "general", ZONE)
         )
     };
     let with_budget = |nodes: &str| {
@@ -2456,23 +2470,7 @@ spec:
 fn an_always_allow_pdb_lets_go_only_of_pods_whose_ready_condition_is_false() {
     let node = |n: &str, conditions: &str| {
         format!(
-            "---
-apiVersion: v1
-kind: Node
-metadata:
-  name: node-{n}
-  labels: {{karpenter.sh/nodepool: general, karpenter.sh/initialized: \"true\", node.kubernetes.io/instance-type: m5.large, karpenter.sh/capacity-type: on-demand, topology.kubernetes.io/zone: us-east-1a}}
-status: {{conditions: [{{type: Ready, status: \"True\"}}]}}
----
-apiVersion: karpenter.sh/v1
-kind: NodeClaim
-metadata: {{name: general-{n}, labels: {{karpenter.sh/nodepool: general}}, creationTimestamp: \"2024-03-01T00:00:00Z\"}}
-status:
-  nodeName: node-{n}
-  conditions:
-  - {{type: Initialized, status: \"True\"}}
-  - {{type: Consolidatable, status: \"True\", lastTransitionTime: \"2024-03-05T10:00:00Z\"}}
----
+            "{}---
 apiVersion: v1
 kind: Pod
 metadata:
@@ -2488,7 +2486,8 @@ kind: PodDisruptionBudget
 metadata: {{name: web, namespace: ns-{n}}}
 spec: {{selector: {{matchLabels: {{app: web}}}}, minAvailable: 1, unhealthyPodEvictionPolicy: AlwaysAllow}}
 status: {{disruptionsAllowed: 0}}
-"
+",
+            managed_node(&format!("node-{n}"), "general", ZONE)
         )
     };
     let mut text = "apiVersion: karpenter.sh/v1
@@ -2554,25 +2553,7 @@ spec:
 #[test]
 fn consolidation_gives_karpenters_first_reason_to_pass_over_a_node() {
     let node = |n: &str, pool: &str, zone: &str, pod: bool| {
-        let mut text = format!(
-            "---
-apiVersion: v1
-kind: Node
-metadata:
-  name: {n}
-  labels: {{karpenter.sh/nodepool: {pool}, karpenter.sh/initialized: \"true\", node.kubernetes.io/instance-type: m5.large, karpenter.sh/capacity-type: on-demand{zone}}}
-status: {{conditions: [{{type: Ready, status: \"True\"}}]}}
----
-apiVersion: karpenter.sh/v1
-kind: NodeClaim
-metadata: {{name: claim-{n}, labels: {{karpenter.sh/nodepool: {pool}}}, creationTimestamp: \"2024-03-01T00:00:00Z\"}}
-status:
-  nodeName: {n}
-  conditions:
-  - {{type: Initialized, status: \"True\"}}
-  - {{type: Consolidatable, status: \"True\", lastTransitionTime: \"2024-03-05T10:00:00Z\"}}
-"
-        );
+        let mut text = managed_node(n, pool, zone);
         if pod {
             text.push_str(&format!(
                 "---
@@ -2604,14 +2585,13 @@ spec:
 "
         )
     };
-    let zone = ", topology.kubernetes.io/zone: us-east-1a";
     let text = [
         pool("empty-only", "WhenEmpty", "0s"),
-        node("idle", "empty-only", zone, false),
-        node("busy", "empty-only", zone, true),
+        node("idle", "empty-only", ZONE, false),
+        node("busy", "empty-only", ZONE, true),
         pool("never", "WhenEmptyOrUnderutilized", "Never"),
         node("no-zone", "never", "", true),
-        node("zoned", "never", zone, true),
+        node("zoned", "never", ZONE, true),
     ]
     .concat();
     let reasons = |version: &str| {
