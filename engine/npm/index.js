@@ -161,8 +161,8 @@ function call(fn, impl, yaml, options) {
   return JSON.parse(json);
 }
 
-// The engine keeps each call's input tree and result until it is told to free them, so that
-// the caller does not wait for that: for a 10,000-cluster dump it is 30-35 ms in Node, 6-7% of
+// The engine keeps each call's input tree until it is told to free it, so that the caller
+// does not wait for that: for a 10,000-cluster dump it is 30-35 ms in Node, 6-7% of
 // the call. They are freed when the event loop is next idle, or by the next call before it reads
 // if that comes first (back-to-back calls).
 const whenIdle = globalThis.requestIdleCallback

@@ -148,10 +148,11 @@ fn invalid_option(
     e: String,
     reads: &dyn Fn(Value) -> bool,
 ) -> String {
-    let culprit = map.keys().find(|k| {
-        let rest = map.iter().filter(|(other, _)| other != k);
+    let culprit = map.keys().find(|left_out| {
+        let rest = map.iter().filter(|(key, _)| key != left_out);
         reads(Value::Object(
-            rest.map(|(k, v)| (k.clone(), v.clone())).collect(),
+            rest.map(|(key, value)| (key.clone(), value.clone()))
+                .collect(),
         ))
     });
     match culprit {

@@ -691,7 +691,8 @@ pub(crate) fn first_of_each<'a>(
             .and_then(|m| m.get("namespace"))
             .and_then(Node::as_scalar)
             .unwrap_or_default();
-        if seen.insert((group, namespace, name, "")) {
+        // An object's identity: its API group, kind, namespace and name.
+        if seen.insert((group, kind, namespace, name)) {
             out.push(d);
             continue;
         }
@@ -699,12 +700,18 @@ pub(crate) fn first_of_each<'a>(
             "" => name.to_string(),
             ns => format!("{ns}/{name}"),
         };
-        diags.push(d.error(
-            &FieldPath::parse("metadata.name"),
-            format!("duplicate {} {name:?}: only the first one is used", d.kind),
-        ));
+        diags.push(repeated_object(d, &name));
     }
     out
+}
+
+/// The error on a later copy of an object already in the input (`name`, with its namespace
+/// when it has one): the API server holds one object of a name, and the first is used.
+pub(crate) fn repeated_object(d: &Document, name: &str) -> Diagnostic {
+    d.error(
+        &FieldPath::parse("metadata.name"),
+        format!("duplicate {} {name:?}: only the first one is used", d.kind),
+    )
 }
 
 /// Reads chunks of one source, numbering documents on from `index`; returns the number of the

@@ -221,13 +221,7 @@ pub fn prepare_fleet(
             continue;
         }
         if !names.insert(c.name.clone()) {
-            diags.push(doc.error(
-                &FieldPath::parse("metadata.name"),
-                format!(
-                    "duplicate MemberCluster {:?}: only the first one is used",
-                    c.name
-                ),
-            ));
+            diags.push(crate::input::documents::repeated_object(doc, &c.name));
             continue;
         }
         clusters.push(c);

@@ -279,9 +279,10 @@ pub fn validate(policy: Option<&PlacementPolicy>, base: &FieldPath) -> Vec<Findi
     out.findings
 }
 
-/// Validates a MemberCluster as its CRD schema and KubeFleet's webhook do
+/// Validates a MemberCluster as the API server does: every custom resource's name (an RFC 1123
+/// subdomain) and labels, its CRD schema and KubeFleet's webhook
 /// (`apis/cluster/v1beta1/membercluster_types.go`, `pkg/utils/validator/membercluster.go`):
-/// its name's length, the heartbeat period and the taints. The API server would refuse such
+/// the name's length, the heartbeat period and the taints. The API server would refuse such
 /// an object; the cluster is still scheduled as written, with the errors beside it.
 pub fn validate_member(m: &MemberCluster) -> Vec<Finding> {
     let mut out = Out {
@@ -327,8 +328,6 @@ pub fn validate_member(m: &MemberCluster) -> Vec<Finding> {
             format!("must have at most 100 items, got {}", m.spec.taints.len()),
         );
     }
-    // The tolerations' set type: one hash table's code for both.
-    let mut seen: HashSet<(&str, &str, &str, &str)> = HashSet::new();
     for (i, t) in m.spec.taints.iter().enumerate() {
         let path = tp.index(i);
         if let Err(m) = check_key(&t.key) {
@@ -346,7 +345,12 @@ pub fn validate_member(m: &MemberCluster) -> Vec<Finding> {
                 ),
             );
         }
-        if !seen.insert((t.key.as_str(), "", t.value.as_str(), t.effect.as_str())) {
+        // At most 100 taints (the CRD's bound, checked above): the earlier ones are looked over.
+        let earlier = &m.spec.taints[..i];
+        if earlier
+            .iter()
+            .any(|o| o.key == t.key && o.value == t.value && o.effect == t.effect)
+        {
             out.error(
                 path,
                 format!("taint {:?} already exists, taints must be unique", t.key),

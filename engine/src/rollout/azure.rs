@@ -977,13 +977,12 @@ fn duration_of(
         .map(String::as_str)
         .or(annotation)
         .or(opts.default_duration.as_deref());
-    // A bad value of the options is reported once, by `super::check_options`; one of the
-    // annotation at the annotation.
+    // The options' durations were checked by `super::check_options`, which put the default
+    // in place of a bad one: a value refused here is the annotation's, warned at it.
     match pick.map(GoDuration::parse_non_negative) {
         Some(Ok(d)) => d.seconds(),
         Some(Err(why)) => {
-            let from_annotation = opts.durations.get(name).is_none() && pick == annotation;
-            if let (Some(doc), true) = (ctx_doc, from_annotation) {
+            if let Some(doc) = ctx_doc {
                 ctx.warnings.push(super::bad_duration_annotation(doc, &why));
             }
             default
