@@ -2637,3 +2637,63 @@ spec:
         ])
     );
 }
+
+/// Two `kubectl get -o yaml` Lists pasted one after the other without `---` are one mapping
+/// with every key twice: each repeat is an error, and the List's items are the last `items`,
+/// as for any repeated key (Go's decoders keep the last value).
+#[test]
+fn a_list_with_its_items_written_twice_reads_the_last_items() {
+    let list = |cluster: &str| {
+        format!(
+            "apiVersion: v1
+kind: List
+items:
+- apiVersion: cluster.kubernetes-fleet.io/v1beta1
+  kind: MemberCluster
+  metadata: {{name: {cluster}}}
+metadata: {{resourceVersion: \"\"}}
+"
+        )
+    };
+    let text = format!("{}{}", list("first"), list("second"));
+    let r = fleet_policy::validate(
+        &[Source::new("twice.yaml", text)],
+        &EvaluateOptions::at(at("2026-03-04T12:00:00Z")),
+    );
+    let errors: Vec<(&str, u32, &str)> = r
+        .errors
+        .iter()
+        .map(|e| (e.path.as_str(), e.line, e.message.as_str()))
+        .collect();
+    assert_eq!(
+        errors,
+        [
+            ("apiVersion", 8, "duplicate key \"apiVersion\" in a mapping"),
+            ("kind", 9, "duplicate key \"kind\" in a mapping"),
+            ("items", 10, "duplicate key \"items\" in a mapping"),
+            ("metadata", 14, "duplicate key \"metadata\" in a mapping"),
+        ]
+    );
+    let crp = "apiVersion: placement.kubernetes-fleet.io/v1beta1
+kind: ClusterResourcePlacement
+metadata: {name: p}
+spec:
+  resourceSelectors: [{group: \"\", version: v1, kind: Namespace, name: web}]
+  policy: {placementType: PickAll}
+";
+    let p = fleet_policy::place(
+        &[
+            Source::new("twice.yaml", format!("{}{}", list("first"), list("second"))),
+            Source::new("crp.yaml", crp),
+        ],
+        &PlaceOptions::at(at("2026-03-04T12:00:00Z")),
+    );
+    assert_eq!(
+        p.placements[0]
+            .picked
+            .iter()
+            .map(|c| &*c.cluster)
+            .collect::<Vec<_>>(),
+        ["second"]
+    );
+}

@@ -1045,13 +1045,8 @@ fn read_manifest(source: &str, index: usize, item: Option<usize>, root: Node, in
             return;
         }
         // The items are moved out of the List, not copied: a dump is mostly its items.
-        let slot = match &mut doc.root.value {
-            Value::Map(entries) => entries
-                .iter_mut()
-                .find(|(k, _)| k.as_scalar() == Some("items"))
-                .map(|(_, v)| (v.is_plain(), std::mem::replace(&mut v.value, Value::Null))),
-            _ => None,
-        };
+        let slot = (doc.root.get_mut("items"))
+            .map(|v| (v.is_plain(), std::mem::replace(&mut v.value, Value::Null)));
         let items = match slot {
             Some((_, Value::Seq(items))) => Vec::from(items),
             Some((_, Value::Null)) => Vec::new(),

@@ -446,6 +446,17 @@ impl Node {
             .map(|(_, v)| v)
     }
 
+    /// [`Node::get`], to change the value.
+    pub fn get_mut(&mut self, key: &str) -> Option<&mut Node> {
+        match &mut self.value {
+            Value::Map(entries) => entries
+                .iter_mut()
+                .rfind(|(k, _)| k.as_scalar() == Some(key))
+                .map(|(_, v)| v),
+            _ => None,
+        }
+    }
+
     /// The key node of `key` in a mapping node (to point at the key rather than the value);
     /// the last one, as [`Node::get`].
     pub fn key_node(&self, key: &str) -> Option<&Node> {
