@@ -11,6 +11,7 @@ use crate::input::from_node::{self, FromNode};
 use crate::input::{Diagnostic, Document, FieldPath, Input, Node};
 use crate::model::ObjectMeta;
 use crate::report::{EvaluateOptions, EvaluateReport};
+use crate::rollout::plan::State;
 use crate::text::Escaped;
 use crate::AT_SNAPSHOT;
 use chrono::{DateTime, SecondsFormat, Utc};
@@ -677,8 +678,10 @@ fn check_rollout(
         }
     }
     if let Some(before) = completes_before {
+        // Completing is the run's end as Completed: a run that ends Failed or Stopped
+        // before the instant does not meet it.
         match ro.end {
-            Some(end) if end < before => {}
+            Some(end) if end < before && ro.state == State::Completed => {}
             Some(end) => out.push(format!("ends {} ({:?})", instant(&end), ro.state)),
             None => out.push(format!("does not end ({:?})", ro.state)),
         }

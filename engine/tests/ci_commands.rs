@@ -93,6 +93,44 @@ FAIL wrong-budget-and-rollout: nodePool batch allowedDisruptions 1
     );
 }
 
+/// `completesBefore` holds only for a run that completes: one that fails before the instant
+/// (a member at 1.28 cannot go to 1.30, which fails the run at once) does not meet it.
+#[test]
+fn a_run_that_fails_before_the_instant_does_not_complete_before_it() {
+    let dump = edited(
+        "azure-update-run.yaml",
+        "cluster: {kubernetesVersion: \"1.29.7\", location: eastus}",
+        "cluster: {kubernetesVersion: \"1.28.9\", location: eastus}",
+        "failing-run.yaml",
+    );
+    let test = Path::new(&dump).with_file_name("failing-run-test.yaml");
+    let text = format!(
+        "apiVersion: fleet-policy.dev/v1alpha1
+kind: Test
+metadata: {{name: failed-run}}
+spec:
+  inputs: [{dump}]
+  at: \"2026-03-02T10:00:00Z\"
+  expect:
+  - rollout: upgrade-1-30
+    completesBefore: \"2026-03-09T00:00:00Z\"
+"
+    );
+    if let Err(e) = std::fs::write(&test, text) {
+        panic!("cannot write {}: {e}", test.display());
+    }
+    let out = run(&["test", &test.display().to_string()]);
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert_eq!(
+        stdout(&out),
+        "\
+FAIL failed-run: rollout upgrade-1-30 completesBefore 2026-03-09T00:00:00Z
+       ends 2026-03-02T10:00:00Z (Failed)
+1 test(s), 1 expectation(s): 0 passed, 1 failed
+"
+    );
+}
+
 fn junit(path: &str, want_code: i32) -> (usize, Vec<(String, Option<String>)>) {
     let out = run(&["test", path, "--format", "junit"]);
     assert_eq!(out.status.code(), Some(want_code), "{}", stderr(&out));

@@ -2697,3 +2697,277 @@ spec:
         ["second"]
     );
 }
+
+/// Errors of a validation as `(name, path, line, column, message)`.
+fn located(errors: &[fleet_policy::Diagnostic]) -> Vec<(String, String, u32, u32, String)> {
+    errors
+        .iter()
+        .map(|e| {
+            (
+                e.name.clone().unwrap_or_default(),
+                e.path.to_string(),
+                e.line,
+                e.column,
+                e.message.clone(),
+            )
+        })
+        .collect()
+}
+
+/// A placement is checked as the API server and KubeFleet admit it: its name is a lowercase
+/// RFC 1123 subdomain (every custom resource's), at most 63 characters (the webhook's
+/// `validatePlacement`); a string `maxUnavailable`/`maxSurge` matches the CRD's pattern and
+/// `revisionHistoryLimit` is within 1..1000. Fields of the v1beta1 API that no engine reads
+/// (`strategy.reportBackStrategy`, a MemberCluster's `deleteOptions`) are accepted, and a
+/// `topologyKey` is not checked beyond being set, as KubeFleet does not check it.
+#[test]
+fn a_placement_is_admitted_as_the_api_server_and_the_webhook_admit_it() {
+    let long = "a".repeat(64);
+    let crp = |name: &str, spec: &str| {
+        format!(
+            "---
+apiVersion: placement.kubernetes-fleet.io/v1beta1
+kind: ClusterResourcePlacement
+metadata: {{name: {name}}}
+spec:
+  resourceSelectors: [{{group: \"\", version: v1, kind: Namespace, name: web}}]
+{spec}"
+        )
+    };
+    let text = [
+        "apiVersion: cluster.kubernetes-fleet.io/v1beta1
+kind: MemberCluster
+metadata: {name: member-a, labels: {zone: z1}}
+spec:
+  identity: {name: fleet-member-agent, kind: ServiceAccount, namespace: fleet-system}
+  deleteOptions: {validationMode: Skip}
+"
+        .to_string(),
+        crp("My_App", "  strategy:\n    reportBackStrategy: {type: Mirror, destination: WorkAPI}\n"),
+        crp(&long, "  policy:\n    placementType: PickN\n    numberOfClusters: 1\n    topologySpreadConstraints: [{topologyKey: 'a b'}]\n"),
+        crp("ok", "  revisionHistoryLimit: 0\n  strategy:\n    rollingUpdate: {maxUnavailable: '200%', maxSurge: abc}\n"),
+        crp("edges", "  revisionHistoryLimit: 1000\n  strategy:\n    rollingUpdate: {maxUnavailable: '100%', maxSurge: 7}\n"),
+        crp("over", "  revisionHistoryLimit: 1001\n"),
+    ]
+    .concat();
+    let r = fleet_policy::validate(
+        &[Source::new("fleet.yaml", &*text)],
+        &EvaluateOptions::at(at("2026-03-04T12:00:00Z")),
+    );
+    let pattern = "in body should match '^((100|[0-9]{1,2})%|[0-9]+)$'";
+    let e = |name: &str, path: &str, line: u32, column: u32, message: &str| {
+        (
+            name.to_string(),
+            path.to_string(),
+            line,
+            column,
+            message.to_string(),
+        )
+    };
+    let mut errors = located(&r.errors);
+    errors.sort_by_key(|e| (e.2, e.3));
+    assert_eq!(
+        errors,
+        [
+            e("My_App", "metadata.name", 10, 18, "Invalid value: \"My_App\": a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character"),
+            e(&long, "metadata.name", 18, 18, "the name field cannot have length exceeding 63"),
+            e("ok", "spec.revisionHistoryLimit", 31, 25, "Invalid value: 0: spec.revisionHistoryLimit in body should be greater than or equal to 1"),
+            e("ok", "spec.strategy.rollingUpdate.maxUnavailable", 33, 37, &format!("Invalid value: \"200%\": spec.strategy.rollingUpdate.maxUnavailable {pattern}")),
+            e("ok", "spec.strategy.rollingUpdate.maxSurge", 33, 55, &format!("Invalid value: \"abc\": spec.strategy.rollingUpdate.maxSurge {pattern}")),
+            e("over", "spec.revisionHistoryLimit", 49, 25, "Invalid value: 1001: spec.revisionHistoryLimit in body should be less than or equal to 1000"),
+        ]
+    );
+    // A refused name is the placement's verdict too; it is still scheduled.
+    let p = fleet_policy::place(
+        &[Source::new("fleet.yaml", &*text)],
+        &PlaceOptions::at(at("2026-03-04T12:00:00Z")),
+    );
+    let verdict = |name: &str| {
+        let p = p.placements.iter().find(|p| *p.name == *name);
+        p.map(|p| (p.validation.as_str(), p.picked.len()))
+    };
+    assert_eq!(verdict("My_App"), Some(("rejected", 1)));
+    assert_eq!(verdict(&long), Some(("rejected", 1)));
+    assert_eq!(verdict("edges"), Some(("accepted", 1)));
+}
+
+const FLEET_ID: &str = "/subscriptions/3f2c1d4e-0000-4a1b-9c2d-5e6f7a8b9c0d/resourceGroups/rg/providers/Microsoft.ContainerService";
+
+/// What `az fleet member list -o json` and `az aks list -o json` print for members in group
+/// `g1`, each `(name, control plane version, node pool versions)`.
+fn az_fleet(members: &[(&str, &str, &[&str])]) -> [Source; 2] {
+    let member = |(name, _, _): &(&str, &str, &[&str])| {
+        format!(
+            r#"{{"clusterResourceId": "{FLEET_ID}/managedClusters/{name}", "group": "g1", "id": "{FLEET_ID}/fleets/f/members/{name}", "name": "{name}", "type": "Microsoft.ContainerService/fleets/members", "provisioningState": "Succeeded"}}"#
+        )
+    };
+    let cluster = |(name, cp, pools): &(&str, &str, &[&str])| {
+        let pools: Vec<String> = pools
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                format!(r#"{{"name": "pool{i}", "orchestratorVersion": "{v}", "currentOrchestratorVersion": "{v}"}}"#)
+            })
+            .collect();
+        format!(
+            r#"{{"id": "{FLEET_ID}/managedClusters/{name}", "name": "{name}", "type": "Microsoft.ContainerService/ManagedClusters", "location": "westeurope", "currentKubernetesVersion": "{cp}", "kubernetesVersion": "{cp}", "agentPoolProfiles": [{}]}}"#,
+            pools.join(", ")
+        )
+    };
+    let list = |items: Vec<String>| format!("[\n{}\n]\n", items.join(",\n"));
+    [
+        Source::new("members.json", list(members.iter().map(member).collect())),
+        Source::new("aks.json", list(members.iter().map(cluster).collect())),
+    ]
+}
+
+/// A member's state in the first rollout, by name.
+fn member_states(r: &fleet_policy::RolloutReport) -> Vec<(String, String)> {
+    r.rollouts[0]
+        .stages
+        .iter()
+        .flat_map(|s| s.groups.iter().flat_map(|g| g.members.iter()))
+        .map(|m| (m.cluster.to_string(), format!("{:?}", m.state)))
+        .collect()
+}
+
+/// A Full run to a version without a patch (`1.30`) upgrades the node pools of a member whose
+/// control plane is already at a `1.30.x`: nothing is a downgrade. An auto-upgrade profile's
+/// run is Full too, so a member at the channel's target with a pool behind is upgraded, not
+/// skipped (R-AZ-37, R-AZ-62).
+#[test]
+fn a_member_with_node_pools_behind_its_control_plane_is_upgraded() {
+    let [members, aks] = az_fleet(&[
+        ("at-target", "1.30.5", &["1.30.5"]),
+        ("pool-behind", "1.30.5", &["1.30.5", "1.29.9"]),
+        ("older", "1.29.9", &["1.29.9"]),
+    ]);
+    let run = Source::new(
+        "run.json",
+        format!(
+            r#"{{"id": "{FLEET_ID}/fleets/f/updateRuns/r1", "name": "r1", "type": "Microsoft.ContainerService/fleets/updateRuns", "managedClusterUpdate": {{"upgrade": {{"type": "Full", "kubernetesVersion": "1.30"}}, "nodeImageSelection": {{"type": "Latest"}}}}}}"#
+        ),
+    );
+    let profile = Source::new(
+        "profile.json",
+        format!(
+            r#"{{"id": "{FLEET_ID}/fleets/f/autoUpgradeProfiles/stable", "name": "stable", "type": "Microsoft.ContainerService/fleets/autoUpgradeProfiles", "channel": "Stable", "disabled": false, "nodeImageSelection": {{"type": "Latest"}}}}"#
+        ),
+    );
+    let versions = Source::new(
+        "versions.yaml",
+        "apiVersion: azure.fleet-policy.dev/v1
+kind: AvailableVersions
+metadata: {name: westeurope}
+properties:
+  kubernetesVersions: [\"1.29.9\", \"1.30.3\", \"1.30.5\", \"1.31.1\"]
+",
+    );
+    let opts = RolloutOptions::at(at("2026-03-02T10:00:00Z"));
+    for sources in [
+        vec![run, members.clone(), aks.clone()],
+        vec![profile, members, aks, versions],
+    ] {
+        let r = fleet_policy::rollout(&sources, &opts);
+        assert!(r.errors.is_empty(), "{:?}", r.errors);
+        assert_eq!(
+            member_states(&r),
+            pairs(&[
+                ("older", "Completed"),
+                ("pool-behind", "Completed"),
+                ("at-target", "Skipped")
+            ]),
+            "{}",
+            sources[0].name
+        );
+        assert_eq!(format!("{:?}", r.rollouts[0].state), "Completed");
+    }
+}
+
+/// What `az … list` prints with nothing to list (`[]`) is no resources, and `az rest` on a
+/// collection prints the ARM envelope `{"value": [...], "nextLink": ...}`: its items are read,
+/// and a next page, which is not in the input, is a warning at `nextLink`.
+#[test]
+fn an_empty_az_list_and_the_arm_list_envelope_are_read() {
+    let [members, aks] = az_fleet(&[("a", "1.29.9", &["1.29.9"]), ("b", "1.29.9", &[])]);
+    let run = Source::new(
+        "run.json",
+        format!(
+            r#"{{"id": "{FLEET_ID}/fleets/f/updateRuns/r1", "name": "r1", "type": "Microsoft.ContainerService/fleets/updateRuns", "managedClusterUpdate": {{"upgrade": {{"type": "Full", "kubernetesVersion": "1.30.5"}}}}}}"#
+        ),
+    );
+    let opts = RolloutOptions::at(at("2026-03-02T10:00:00Z"));
+    let plain = fleet_policy::rollout(&[run.clone(), members.clone(), aks.clone()], &opts);
+    assert!(plain.errors.is_empty(), "{:?}", plain.errors);
+    assert_eq!(
+        member_states(&plain),
+        pairs(&[("a", "Completed"), ("b", "Completed")])
+    );
+
+    let envelope = |s: &Source, next: &str| {
+        Source::new(
+            s.name.clone(),
+            format!("{{\"value\": {}, \"nextLink\": {next}}}\n", s.text),
+        )
+    };
+    let next = "https://management.azure.com/subscriptions/x/providers/Microsoft.ContainerService/managedClusters?api-version=2024-05-01&$skiptoken=abc";
+    let none = Source::new("maintenance.json", "[]\n");
+    let r = fleet_policy::rollout(
+        &[
+            run,
+            envelope(&members, "null"),
+            envelope(&aks, &format!("\"{next}\"")),
+            none,
+        ],
+        &opts,
+    );
+    assert!(r.errors.is_empty(), "{:?}", r.errors);
+    assert_eq!(member_states(&r), member_states(&plain));
+    assert_eq!(
+        r.warnings
+            .iter()
+            .map(|w| (
+                w.source.as_str(),
+                w.path.to_string(),
+                w.line,
+                w.message.as_str()
+            ))
+            .collect::<Vec<_>>(),
+        [(
+            "aks.json",
+            "nextLink".to_string(),
+            5,
+            &*format!("only this page of the list is read: the rest is at {next}")
+        )]
+    );
+}
+
+/// An Azure group's `maxConcurrency` percentage is at most `100%`, as a count is at least 1.
+#[test]
+fn a_group_concurrency_over_a_hundred_percent_is_an_error() {
+    let [members, aks] = az_fleet(&[("a", "1.29.9", &[])]);
+    let run = |mc: &str| {
+        Source::new(
+            "run.json",
+            format!(
+                r#"{{"id": "{FLEET_ID}/fleets/f/updateRuns/r1", "name": "r1", "type": "Microsoft.ContainerService/fleets/updateRuns",
+ "managedClusterUpdate": {{"upgrade": {{"type": "Full", "kubernetesVersion": "1.30.5"}}}},
+ "strategy": {{"stages": [{{"name": "s1", "groups": [{{"name": "g1", "maxConcurrency": {mc}}}]}}]}}}}"#
+            ),
+        )
+    };
+    let opts = RolloutOptions::at(at("2026-03-02T10:00:00Z"));
+    let errors = |mc: &str| {
+        let r = fleet_policy::rollout(&[run(mc), members.clone(), aks.clone()], &opts);
+        r.errors
+            .iter()
+            .map(|e| format!("{}:{}: {}: {}", e.line, e.column, e.path, e.message))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        errors("\"150%\""),
+        ["3:85: strategy.stages[0].groups[0].maxConcurrency: maxConcurrency \"150%\" must be an integer >= 1 or a percentage \"1%\"..\"100%\""]
+    );
+    assert_eq!(errors("\"100%\""), Vec::<String>::new());
+    assert_eq!(errors("150"), Vec::<String>::new());
+}

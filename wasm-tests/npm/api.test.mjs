@@ -125,12 +125,13 @@ test('text beyond ASCII reads as the CLI reads the same UTF-8 file: names, value
   writeFileSync(file, yaml);
   const r = fp.evaluate(yaml, { at: AT, source: file });
   assert.deepEqual(r, cli('evaluate', file));
-  // The API server takes neither the name nor the label key (an RFC 1123 subdomain, a
-  // qualified name): errors, counted in characters too; the cluster is still evaluated.
+  // The API server takes none of the names nor the label key (RFC 1123 subdomains, a
+  // qualified name): errors, counted in characters too; everything is still evaluated.
   assert.deepEqual(r.errors.map((e) => [e.document, e.name, e.line, e.column, e.path.split('.').at(-1)]),
     [[1, 'café', 4, 18, 'name'], [1, 'café', 4, 41, 'labels["région"]'],
-      [2, 'wéb', 10, 173, 'env'], [3, '日本', 15, 32, 'placementType']]);
-  assert.match(r.errors[3].message, /^Unsupported value: "😀😀"/);
+      [2, 'wéb', 8, 18, 'name'], [2, 'wéb', 10, 173, 'env'],
+      [3, '日本', 14, 18, 'name'], [3, '日本', 15, 32, 'placementType']]);
+  assert.match(r.errors[5].message, /^Unsupported value: "😀😀"/);
 });
 
 const allowed = (np) => np.allowedDisruptions;

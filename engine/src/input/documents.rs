@@ -950,20 +950,43 @@ fn read_manifest(source: &str, index: usize, item: Option<usize>, root: Node, in
         layout: Layout::default(),
         arm: None,
     };
-    // `az … list` prints an array of ARM resources.
-    if let (Value::Seq(items), None) = (&doc.root.value, item) {
-        let all_arm = !items.is_empty()
-            && items
+    // `az … list` prints an array of ARM resources (`[]` when there are none); `az rest` on a
+    // collection, the ARM envelope `{"value": [...], "nextLink": ...}`.
+    if item.is_none() && doc.root.get("apiVersion").is_none() {
+        let envelope = doc
+            .root
+            .get("value")
+            .filter(|_| doc.root.get("kind").is_none());
+        if let Some(next) = envelope
+            .and(doc.root.get("nextLink"))
+            .and_then(Node::as_scalar)
+            .filter(|l| !l.is_empty())
+        {
+            input.diagnose(doc.warning(
+                &FieldPath::parse("nextLink"),
+                format!("only this page of the list is read: the rest is at {next}"),
+            ));
+        }
+        let list = match envelope {
+            Some(v) => v,
+            None => &doc.root,
+        };
+        if let Value::Seq(items) = &list.value {
+            if items
                 .iter()
-                .all(|i| i.get("apiVersion").is_none() && super::arm::arm_type(i).is_some());
-        if all_arm {
-            let Value::Seq(items) = std::mem::replace(&mut doc.root.value, Value::Null) else {
+                .all(|i| i.get("apiVersion").is_none() && super::arm::arm_type(i).is_some())
+            {
+                let list = match envelope {
+                    Some(_) => doc.root.get_mut("value").map(|v| &mut v.value),
+                    None => Some(&mut doc.root.value),
+                };
+                if let Some(Value::Seq(items)) = list.map(|v| std::mem::replace(v, Value::Null)) {
+                    for (i, node) in Vec::from(items).into_iter().enumerate() {
+                        read_manifest(source, index, Some(i), node, input);
+                    }
+                }
                 return;
-            };
-            for (i, node) in Vec::from(items).into_iter().enumerate() {
-                read_manifest(source, index, Some(i), node, input);
             }
-            return;
         }
     }
     if doc.root.as_map().is_none() {

@@ -56,7 +56,6 @@ const MAX_ALLOWED: &str = "9223372036854775807";
 
 impl Quantity {
     /// Parses a quantity the way `resource.ParseQuantity` does.
-    #[cfg_attr(optimize_hot, optimize(speed))]
     pub fn parse(text: &str) -> Result<Quantity, QuantityError> {
         if text.is_empty() {
             return Err(QuantityError::FormatWrong);

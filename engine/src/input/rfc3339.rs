@@ -79,7 +79,6 @@ fn getnum(s: &str, fixed: bool) -> Option<(u32, &str)> {
 }
 
 /// Parses `s` as Go's `time.Parse(time.RFC3339, s)` does.
-#[cfg_attr(optimize_hot, optimize(speed))]
 pub fn parse(s: &str) -> Result<DateTime<FixedOffset>, TimeError> {
     let value = s;
     // 2006

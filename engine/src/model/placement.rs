@@ -38,8 +38,8 @@ pub struct MemberCluster {
 /// `MemberCluster.spec`.
 #[derive(Debug, Clone, Default, PartialEq, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-// `identity`: a subject, not read by the scheduler.
-#[from_node(ignore = "identity")]
+// `identity` (a subject) and `deleteOptions` (v1beta1): not read by the scheduler.
+#[from_node(ignore = "identity deleteOptions")]
 pub struct MemberClusterSpec {
     /// `heartbeatPeriodSeconds` (not read by the scheduler).
     #[serde(default)]

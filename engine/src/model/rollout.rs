@@ -544,8 +544,8 @@ pub struct PlacementPolicyView {
 /// `spec.strategy`.
 #[derive(Debug, Clone, Default, fleet_policy_derive::FromNode)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-// Apply and delete strategies: not used by rollouts.
-#[from_node(ignore = "applyStrategy deleteStrategy")]
+// Apply, delete and report-back strategies (v1beta1): not used by rollouts.
+#[from_node(ignore = "applyStrategy deleteStrategy reportBackStrategy")]
 pub struct RolloutStrategy {
     /// `RollingUpdate` (default) or `External`.
     #[serde(default, rename = "type")]

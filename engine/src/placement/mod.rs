@@ -296,8 +296,11 @@ pub fn prepare_placements(input: &Input) -> Prepared {
         let schema_rejected = !errors.is_empty();
         diags.extend(errors);
         let Some(crp) = crp else { continue };
-        let findings =
-            validate::validate(crp.spec.policy.as_ref(), &FieldPath::parse("spec.policy"));
+        let mut findings = validate::validate_name(&crp.metadata.name);
+        findings.extend(validate::validate(
+            crp.spec.policy.as_ref(),
+            &FieldPath::parse("spec.policy"),
+        ));
         let rejected = schema_rejected || findings.iter().any(|f| !f.warning);
         for f in findings {
             diags.push(if f.warning {

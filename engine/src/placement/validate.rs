@@ -37,6 +37,33 @@ impl Out {
             warning: false,
         });
     }
+
+    /// The API server's check of every custom resource's name (`NameIsDNSSubdomain`).
+    fn object_name(&mut self, name: &str) {
+        if !is_dns_subdomain(name) {
+            self.error(
+                FieldPath::parse("metadata.name"),
+                format!("Invalid value: {name:?}: a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character"),
+            );
+        }
+    }
+}
+
+/// Validates a placement's name: the API server's check of every custom resource's name,
+/// then the KubeFleet webhook's length limit (`validatePlacement`: the name is used in the
+/// labels of the objects it creates).
+pub fn validate_name(name: &str) -> Vec<Finding> {
+    let mut out = Out {
+        findings: Vec::new(),
+    };
+    out.object_name(name);
+    if out.findings.is_empty() && name.len() > 63 {
+        out.error(
+            FieldPath::parse("metadata.name"),
+            "the name field cannot have length exceeding 63",
+        );
+    }
+    out.findings
 }
 
 /// Validates `spec.policy` (absent is valid: PickAll).
@@ -196,13 +223,13 @@ pub fn validate(policy: Option<&PlacementPolicy>, base: &FieldPath) -> Vec<Findi
                 );
             }
         }
+        // Required, and nothing else: KubeFleet does not check the key's format
+        // (validateTopologySpreadConstraints reads only whenUnsatisfiable).
         if c.topology_key.is_empty() {
             out.error(
                 cp.key("topologyKey"),
                 "Required value: topologyKey must be set",
             );
-        } else if let Err(m) = check_key(&c.topology_key) {
-            out.error(cp.key("topologyKey"), m);
         }
         if let Some(w) = &c.when_unsatisfiable {
             if !matches!(w.as_str(), "" | "DoNotSchedule" | "ScheduleAnyway") {
@@ -292,12 +319,8 @@ pub fn validate_member(m: &MemberCluster) -> Vec<Finding> {
     let name = &m.metadata.name;
     if name.len() > 63 {
         out.error(meta.key("name"), "metadata.name max length is 63");
-    } else if !is_dns_subdomain(name) {
-        // The API server's check of every custom resource's name (NameIsDNSSubdomain).
-        out.error(
-            meta.key("name"),
-            format!("Invalid value: {name:?}: a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character"),
-        );
+    } else {
+        out.object_name(name);
     }
     for (key, value) in m.metadata.labels.iter() {
         let path = meta.key("labels").key(key);

@@ -524,7 +524,9 @@ fn validate_strategy(s: &UpdateRunStrategy, base: &str, doc: &Document, ctx: &mu
                 ));
             }
             if let Some(mc) = &g.max_concurrency {
-                if group_concurrency(mc, 100).is_none_or(|v| v < 1) {
+                let percent =
+                    matches!(mc, super::intstr::IntOrString::String(s) if s.ends_with('%'));
+                if group_concurrency(mc, 100).is_none_or(|v| v < 1 || (percent && v > 100)) {
                     ctx.layered(doc, &format!("{p}.groups[{j}].maxConcurrency"), Layer::Engine, format!(
                         "maxConcurrency \"{mc}\" must be an integer >= 1 or a percentage \"1%\"..\"100%\""
                     ));
@@ -830,6 +832,17 @@ fn profile_spec<'s>(
         };
         let t = target.map(|v| v.to_string()).unwrap_or_default();
         let r = match reason {
+            // The generated run is Full (R-AZ-62): a node pool behind the control plane is
+            // upgraded, so the member is not at the target (R-AZ-37).
+            ChannelSkipReason::AlreadyAtTarget
+                if m.agent_pool_profiles.iter().any(|p| {
+                    p.orchestrator_version
+                        .as_deref()
+                        .is_some_and(|v| v != current)
+                }) =>
+            {
+                continue
+            }
             ChannelSkipReason::AlreadyAtTarget => MemberReason::AlreadyAtTarget { target: t },
             ChannelSkipReason::NewerThanTarget => {
                 MemberReason::NewerThanTarget { current, target: t }
@@ -1054,7 +1067,9 @@ fn reason_for_upgrade<'m>(
                     None,
                 );
             }
-            if !spec.check_rejections {
+            // Only node pools are behind a control plane at the target (`1.30.5` for a `1.30`
+            // target): the upgrade moves the pools, nothing AKS rejects.
+            if !spec.check_rejections || meets(cp) {
                 return (None, None);
             }
             let parsed = versions.get(cp);

@@ -265,6 +265,23 @@ pub(crate) fn read<'a>(
 
 /// `validateRolloutStrategy` (R-KF-13 … R-KF-15), webhook messages.
 fn validate_rollout_strategy(doc: &Document, spec: &PlacementRolloutSpec, ctx: &mut Ctx) {
+    if let Some(limit) = spec.revision_history_limit {
+        let bound = match limit {
+            ..=0 => Some("greater than or equal to 1"),
+            1001.. => Some("less than or equal to 1000"),
+            _ => None,
+        };
+        if let Some(bound) = bound {
+            ctx.layered(
+                doc,
+                "spec.revisionHistoryLimit",
+                Layer::Crd,
+                format!(
+                    "Invalid value: {limit}: spec.revisionHistoryLimit in body should be {bound}"
+                ),
+            );
+        }
+    }
     let Some(s) = &spec.strategy else { return };
     let ty = s.strategy_type.as_deref().unwrap_or("RollingUpdate");
     let base = "spec.strategy";
@@ -281,6 +298,15 @@ fn validate_rollout_strategy(doc: &Document, spec: &PlacementRolloutSpec, ctx: &
                 for (field, v) in [("maxUnavailable", &ru.max_unavailable), ("maxSurge", &ru.max_surge)] {
                     let Some(v) = v else { continue };
                     let path = format!("{base}.rollingUpdate.{field}");
+                    // The CRD's pattern for a string; the webhook sees only what passes it.
+                    if let IntOrString::String(text) = v {
+                        if !int_or_percent(text) {
+                            ctx.layered(doc, &path, Layer::Crd, format!(
+                                "Invalid value: \"{text}\": {path} in body should match '^((100|[0-9]{{1,2}})%|[0-9]+)$'"
+                            ));
+                            continue;
+                        }
+                    }
                     match v.scaled(10, Rounding::Up) {
                         Err(e) => ctx.layered(doc, &path, Layer::Webhook, format!("{field} `{v}` is invalid: {e}")),
                         Ok(n) if n < 0 => ctx.layered(doc, &path, Layer::Webhook, format!(
@@ -300,6 +326,15 @@ fn validate_rollout_strategy(doc: &Document, spec: &PlacementRolloutSpec, ctx: &
         other => ctx.layered(doc, &format!("{base}.type"), Layer::Crd, format!(
             "{base}.type: Unsupported value: \"{other}\": supported values: \"RollingUpdate\", \"External\""
         )),
+    }
+}
+
+/// Whether `text` matches `^((100|[0-9]{1,2})%|[0-9]+)$`.
+fn int_or_percent(text: &str) -> bool {
+    let digits = |d: &str| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit());
+    match text.strip_suffix('%') {
+        Some(p) => p == "100" || (digits(p) && p.len() <= 2),
+        None => digits(text),
     }
 }
 
