@@ -438,7 +438,7 @@ test('identical problems are listed once with every place they occur', async () 
   const page = await open(shareHash(state));
   assert.match(await page.textContent('#diagnostics h2'), /3 error\(s\)/);
   const rows = await texts(page, '#diagnostics > ul > li.error .message');
-  assert.deepEqual(rows, ['unknown field `colour`, expected one of `heartbeatPeriodSeconds`, `taints`, `identity`']);
+  assert.deepEqual(rows, ['unknown field `colour`, expected one of `heartbeatPeriodSeconds`, `taints`, `identity`, `deleteOptions`']);
   assert.equal((await page.textContent('#diagnostics li.error details.also summary')).trim(), 'and 2 more place(s) with the same message');
   assert.deepEqual(await texts(page, '#diagnostics li.error details.also .location'), ['fleet:9:8', 'fleet:14:8']);
   await page.close();

@@ -145,3 +145,16 @@ impl fmt::Display for Diagnostic {
 pub fn partition(diagnostics: Vec<Diagnostic>) -> (Vec<Diagnostic>, Vec<Diagnostic>) {
     diagnostics.into_iter().partition(Diagnostic::is_error)
 }
+
+/// The API server's message for an integer the CRD schema bounds to `min..=max`
+/// (`spec.revisionHistoryLimit in body should be greater than or equal to 1`); `None` within.
+pub(crate) fn out_of_range(field: &str, value: i64, min: i64, max: i64) -> Option<String> {
+    let (side, bound) = match value {
+        v if v < min => ("greater", min),
+        v if v > max => ("less", max),
+        _ => return None,
+    };
+    Some(format!(
+        "Invalid value: {value}: {field} in body should be {side} than or equal to {bound}"
+    ))
+}

@@ -4,6 +4,7 @@
 
 use super::affinity::PropertyOperator;
 use super::properties::RESOURCE_PREFIX;
+use crate::input::diagnostics::out_of_range;
 use crate::input::quantity::Quantity;
 use crate::input::FieldPath;
 use crate::model::placement::{
@@ -329,20 +330,12 @@ pub fn validate_member(m: &MemberCluster) -> Vec<Finding> {
         }
     }
     let spec = FieldPath::parse("spec");
-    if let Some(s) = m.spec.heartbeat_period_seconds {
-        let bound = match s {
-            ..=0 => Some("greater than or equal to 1"),
-            601.. => Some("less than or equal to 600"),
-            _ => None,
-        };
-        if let Some(bound) = bound {
-            out.error(
-                spec.key("heartbeatPeriodSeconds"),
-                format!(
-                    "Invalid value: {s}: spec.heartbeatPeriodSeconds in body should be {bound}"
-                ),
-            );
-        }
+    if let Some(message) = m
+        .spec
+        .heartbeat_period_seconds
+        .and_then(|s| out_of_range("spec.heartbeatPeriodSeconds", s.into(), 1, 600))
+    {
+        out.error(spec.key("heartbeatPeriodSeconds"), message);
     }
     let tp = spec.key("taints");
     if m.spec.taints.len() > 100 {

@@ -8,6 +8,7 @@ use super::plan::{
 };
 use super::staged::{self, ClusterView, ExecParams, ExecStage, KfEvent, KfSubject, Layer};
 use super::{ts, Ctx};
+use crate::input::diagnostics::out_of_range;
 use crate::input::duration::GoDuration;
 use crate::input::Document;
 use crate::model::rollout::{
@@ -265,22 +266,11 @@ pub(crate) fn read<'a>(
 
 /// `validateRolloutStrategy` (R-KF-13 … R-KF-15), webhook messages.
 fn validate_rollout_strategy(doc: &Document, spec: &PlacementRolloutSpec, ctx: &mut Ctx) {
-    if let Some(limit) = spec.revision_history_limit {
-        let bound = match limit {
-            ..=0 => Some("greater than or equal to 1"),
-            1001.. => Some("less than or equal to 1000"),
-            _ => None,
-        };
-        if let Some(bound) = bound {
-            ctx.layered(
-                doc,
-                "spec.revisionHistoryLimit",
-                Layer::Crd,
-                format!(
-                    "Invalid value: {limit}: spec.revisionHistoryLimit in body should be {bound}"
-                ),
-            );
-        }
+    if let Some(message) = spec
+        .revision_history_limit
+        .and_then(|limit| out_of_range("spec.revisionHistoryLimit", limit, 1, 1000))
+    {
+        ctx.layered(doc, "spec.revisionHistoryLimit", Layer::Crd, message);
     }
     let Some(s) = &spec.strategy else { return };
     let ty = s.strategy_type.as_deref().unwrap_or("RollingUpdate");

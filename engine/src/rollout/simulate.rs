@@ -1098,11 +1098,14 @@ impl<'a> Sim<'a> {
             let all_skipped = gs.iter().all(|g| *g == State::Skipped);
             let failed = gs.contains(&State::Failed);
             let stopped = gs.contains(&State::Stopped);
-            // The after-stage wait starts once every group is terminal.
+            // The after-stage wait starts once every group is terminal, and not while the run
+            // is stopping: only member operations in flight finish then (R-AZ-46); the wait
+            // starts when the run is started again.
             if self.s_started[si]
                 && all_terminal
                 && !failed
                 && !stopped
+                && !halted_stop
                 && self.w_state[si] == State::NotStarted
             {
                 let runs_wait =
@@ -1124,12 +1127,17 @@ impl<'a> Sim<'a> {
             } else {
                 None
             };
-            let ss = stage_state(
+            let mut ss = stage_state(
                 &self.g_state[first..first + stage.groups.len()],
                 self.s_started[si],
                 self.s_user_skipped[si],
                 wait,
             );
+            // Its groups done and its wait not started when the run stopped: the stage is
+            // Stopped until the run is started again (R-AZ-46).
+            if halted_stop && all_terminal && wait == Some(State::NotStarted) {
+                ss = State::Stopped;
+            }
             if ss != self.s_state[si] {
                 self.s_state[si] = ss;
                 self.record(t, Subject::Stage, si, ss);

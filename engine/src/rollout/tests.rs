@@ -105,6 +105,73 @@ fn a_failure_stops_the_run_and_later_stages_never_start() {
     assert_eq!(soon, Some((State::Pending, None)));
 }
 
+/// A stop while the last member of a stage is updating lets that member finish, but the
+/// after-stage wait does not start: the stage is Stopped with the run, and the wait runs when
+/// the run is started again (R-AZ-46).
+#[test]
+fn a_stopped_run_starts_its_after_stage_wait_only_when_started_again() {
+    let yaml = FLEET.replace(
+        "- {name: s1, groups: [{name: g1}]}",
+        "- {name: s1, groups: [{name: g1}], afterStageWaitInSeconds: 1800}",
+    );
+    let stop = serde_json::json!({"action": "stop", "at": "2025-06-02T00:10:00Z"});
+    let timeline = |events: serde_json::Value| {
+        let r = run(
+            &yaml,
+            serde_json::json!({"at": "2025-06-02T00:00:00Z", "skip": "soon", "events": events}),
+        );
+        assert!(r.errors.is_empty(), "{:?}", r.errors);
+        let ro = &r.rollouts[0];
+        let stages: Vec<State> = ro.stages.iter().map(|s| s.state).collect();
+        let entries: Vec<(String, Subject, String, State)> = ro
+            .timeline
+            .iter()
+            .filter(|e| e.subject != Subject::Group)
+            .map(|e| {
+                (
+                    e.at.format("%d %H:%M").to_string(),
+                    e.subject,
+                    e.name.to_string(),
+                    e.state,
+                )
+            })
+            .collect();
+        (ro.state, stages, entries)
+    };
+    let e = |at: &str, subject: Subject, name: &str, state: State| {
+        (at.to_string(), subject, name.to_string(), state)
+    };
+    let (state, stages, entries) = timeline(serde_json::json!([stop]));
+    assert_eq!(state, State::Stopped);
+    assert_eq!(stages, [State::Stopped, State::NotStarted]);
+    assert!(!entries.iter().any(|x| x.1 == Subject::Wait), "{entries:?}");
+    let start = serde_json::json!({"action": "start", "at": "2025-06-03T09:00:00Z"});
+    let (state, _, entries) = timeline(serde_json::json!([stop, start]));
+    assert_eq!(state, State::Completed);
+    let from: Vec<_> = entries
+        .into_iter()
+        .filter(|x| x.0.as_str() >= "02 01:00")
+        .collect();
+    assert_eq!(
+        from,
+        [
+            e("02 01:00", Subject::Member, "anytime", State::Completed),
+            e("02 01:00", Subject::Stage, "s1", State::Stopped),
+            e("02 01:00", Subject::Run, "run1", State::Stopped),
+            e("03 09:00", Subject::Wait, "s1", State::Running),
+            e("03 09:00", Subject::Stage, "s1", State::Running),
+            e("03 09:00", Subject::Run, "run1", State::Running),
+            e("03 09:30", Subject::Wait, "s1", State::Completed),
+            e("03 09:30", Subject::Stage, "s1", State::Completed),
+            e("03 09:30", Subject::Member, "later", State::Running),
+            e("03 09:30", Subject::Stage, "s2", State::Running),
+            e("03 10:30", Subject::Member, "later", State::Completed),
+            e("03 10:30", Subject::Stage, "s2", State::Completed),
+            e("03 10:30", Subject::Run, "run1", State::Completed),
+        ]
+    );
+}
+
 #[test]
 fn observe_shows_states_at_an_instant_and_dotted_switches_apply() {
     let r = run(
