@@ -678,10 +678,10 @@ fn check_rollout(
         }
     }
     if let Some(before) = completes_before {
-        // Completing is the run's end as Completed: a run that ends Failed or Stopped
-        // before the instant does not meet it.
+        // The run's end as Completed, or Skipped (every member already at the target): a run
+        // that ends Failed before the instant does not meet it.
         match ro.end {
-            Some(end) if end < before && ro.state == State::Completed => {}
+            Some(end) if end < before && matches!(ro.state, State::Completed | State::Skipped) => {}
             Some(end) => out.push(format!("ends {} ({:?})", instant(&end), ro.state)),
             None => out.push(format!("does not end ({:?})", ro.state)),
         }

@@ -93,21 +93,18 @@ FAIL wrong-budget-and-rollout: nodePool batch allowedDisruptions 1
     );
 }
 
-/// `completesBefore` holds only for a run that completes: one that fails before the instant
-/// (a member at 1.28 cannot go to 1.30, which fails the run at once) does not meet it.
+/// `completesBefore` holds for a run that ends Completed, or Skipped (every member already at
+/// the target), before the instant; one that fails before it (a member at 1.28 cannot go to
+/// 1.30, which fails the run at once) does not meet it.
 #[test]
 fn a_run_that_fails_before_the_instant_does_not_complete_before_it() {
-    let dump = edited(
-        "azure-update-run.yaml",
-        "cluster: {kubernetesVersion: \"1.29.7\", location: eastus}",
-        "cluster: {kubernetesVersion: \"1.28.9\", location: eastus}",
-        "failing-run.yaml",
-    );
-    let test = Path::new(&dump).with_file_name("failing-run-test.yaml");
-    let text = format!(
-        "apiVersion: fleet-policy.dev/v1alpha1
+    let check = |from: &str, to: &str, out: &str| {
+        let dump = edited("azure-update-run.yaml", from, to, &format!("{out}.yaml"));
+        let test = Path::new(&dump).with_file_name(format!("{out}-test.yaml"));
+        let text = format!(
+            "apiVersion: fleet-policy.dev/v1alpha1
 kind: Test
-metadata: {{name: failed-run}}
+metadata: {{name: {out}}}
 spec:
   inputs: [{dump}]
   at: \"2026-03-02T10:00:00Z\"
@@ -115,19 +112,36 @@ spec:
   - rollout: upgrade-1-30
     completesBefore: \"2026-03-09T00:00:00Z\"
 "
-    );
-    if let Err(e) = std::fs::write(&test, text) {
-        panic!("cannot write {}: {e}", test.display());
-    }
-    let out = run(&["test", &test.display().to_string()]);
-    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+        );
+        if let Err(e) = std::fs::write(&test, text) {
+            panic!("cannot write {}: {e}", test.display());
+        }
+        let o = run(&["test", &test.display().to_string()]);
+        (o.status.code(), stdout(&o))
+    };
+    let eastus = "cluster: {kubernetesVersion: \"1.29.7\", location: eastus}";
     assert_eq!(
-        stdout(&out),
-        "\
+        check(eastus, &eastus.replace("1.29.7", "1.28.9"), "failed-run"),
+        (
+            Some(1),
+            "\
 FAIL failed-run: rollout upgrade-1-30 completesBefore 2026-03-09T00:00:00Z
        ends 2026-03-02T10:00:00Z (Failed)
 1 test(s), 1 expectation(s): 0 passed, 1 failed
 "
+            .to_string()
+        )
+    );
+    assert_eq!(
+        check("\"1.29.7\"", "\"1.30.3\"", "skipped-run"),
+        (
+            Some(0),
+            "\
+ok   skipped-run: rollout upgrade-1-30 completesBefore 2026-03-09T00:00:00Z
+1 test(s), 1 expectation(s): 1 passed, 0 failed
+"
+            .to_string()
+        )
     );
 }
 

@@ -2748,6 +2748,7 @@ spec:
         crp("ok", "  revisionHistoryLimit: 0\n  strategy:\n    rollingUpdate: {maxUnavailable: '200%', maxSurge: abc}\n"),
         crp("edges", "  revisionHistoryLimit: 1000\n  strategy:\n    rollingUpdate: {maxUnavailable: '100%', maxSurge: 7}\n"),
         crp("over", "  revisionHistoryLimit: 1001\n"),
+        crp("ext", "  strategy:\n    type: External\n    rollingUpdate: {maxSurge: '5%%'}\n"),
     ]
     .concat();
     let r = fleet_policy::validate(
@@ -2775,6 +2776,9 @@ spec:
             e("ok", "spec.strategy.rollingUpdate.maxUnavailable", 33, 37, &format!("Invalid value: \"200%\": spec.strategy.rollingUpdate.maxUnavailable {pattern}")),
             e("ok", "spec.strategy.rollingUpdate.maxSurge", 33, 55, &format!("Invalid value: \"abc\": spec.strategy.rollingUpdate.maxSurge {pattern}")),
             e("over", "spec.revisionHistoryLimit", 49, 25, "Invalid value: 1001: spec.revisionHistoryLimit in body should be less than or equal to 1000"),
+            // The CRD's pattern holds whatever the strategy's type.
+            e("ext", "spec.strategy.rollingUpdate", 58, 20, "rollingUpdateConifg is not valid for ExternalRollout strategy type"),
+            e("ext", "spec.strategy.rollingUpdate.maxSurge", 58, 31, &format!("Invalid value: \"5%%\": spec.strategy.rollingUpdate.maxSurge {pattern}")),
         ]
     );
     // A refused name is the placement's verdict too; it is still scheduled.
@@ -2912,12 +2916,15 @@ fn an_empty_az_list_and_the_arm_list_envelope_are_read() {
     };
     let next = "https://management.azure.com/subscriptions/x/providers/Microsoft.ContainerService/managedClusters?api-version=2024-05-01&$skiptoken=abc";
     let none = Source::new("maintenance.json", "[]\n");
+    // As YAML, an empty page whose nextLink is null (here unquoted, as go-yaml reads it).
+    let empty_page = Source::new("runs.yaml", "value: []\nnextLink: Null\n");
     let r = fleet_policy::rollout(
         &[
             run,
             envelope(&members, "null"),
             envelope(&aks, &format!("\"{next}\"")),
             none,
+            empty_page,
         ],
         &opts,
     );

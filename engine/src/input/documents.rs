@@ -952,30 +952,29 @@ fn read_manifest(source: &str, index: usize, item: Option<usize>, root: Node, in
     };
     // `az … list` prints an array of ARM resources (`[]` when there are none); `az rest` on a
     // collection, the ARM envelope `{"value": [...], "nextLink": ...}`.
-    if item.is_none() && doc.root.get("apiVersion").is_none() {
-        let envelope = doc
-            .root
-            .get("value")
-            .filter(|_| doc.root.get("kind").is_none());
-        if let Some(next) = envelope
-            .and(doc.root.get("nextLink"))
-            .and_then(Node::as_scalar)
-            .filter(|l| !l.is_empty())
-        {
-            input.diagnose(doc.warning(
-                &FieldPath::parse("nextLink"),
-                format!("only this page of the list is read: the rest is at {next}"),
-            ));
-        }
+    if item.is_none() {
+        let envelope = doc.root.as_map().filter(|m| {
+            m.iter()
+                .all(|(k, _)| matches!(k.as_scalar(), Some("value" | "nextLink")))
+        });
         let list = match envelope {
-            Some(v) => v,
-            None => &doc.root,
+            Some(_) => doc.root.get("value"),
+            None => Some(&doc.root),
         };
-        if let Value::Seq(items) = &list.value {
+        if let Some(Value::Seq(items)) = list.map(|l| &l.value) {
             if items
                 .iter()
                 .all(|i| i.get("apiVersion").is_none() && super::arm::arm_type(i).is_some())
             {
+                if let Some(next) = doc.root.get("nextLink").filter(|l| !l.is_null()) {
+                    input.diagnose(doc.warning(
+                        &FieldPath::parse("nextLink"),
+                        format!(
+                            "only this page of the list is read: the rest is at {}",
+                            next.as_scalar().unwrap_or_default()
+                        ),
+                    ));
+                }
                 let list = match envelope {
                     Some(_) => doc.root.get_mut("value").map(|v| &mut v.value),
                     None => Some(&mut doc.root.value),

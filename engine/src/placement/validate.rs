@@ -224,8 +224,8 @@ pub fn validate(policy: Option<&PlacementPolicy>, base: &FieldPath) -> Vec<Findi
                 );
             }
         }
-        // Required, and nothing else: KubeFleet does not check the key's format
-        // (validateTopologySpreadConstraints reads only whenUnsatisfiable).
+        // Required (an empty key reads as a missing one here). KubeFleet does not check the
+        // key's format: validateTopologySpreadConstraints reads only whenUnsatisfiable.
         if c.topology_key.is_empty() {
             out.error(
                 cp.key("topologyKey"),

@@ -274,39 +274,55 @@ fn validate_rollout_strategy(doc: &Document, spec: &PlacementRolloutSpec, ctx: &
     }
     let Some(s) = &spec.strategy else { return };
     let ty = s.strategy_type.as_deref().unwrap_or("RollingUpdate");
+    let rolling = ty == "RollingUpdate";
     let base = "spec.strategy";
-    match ty {
-        "RollingUpdate" => {
-            if let Some(ru) = &s.rolling_update {
-                if let Some(p) = ru.unavailable_period_seconds {
-                    if p < 0 {
-                        ctx.layered(doc, &format!("{base}.rollingUpdate.unavailablePeriodSeconds"), Layer::Webhook, format!(
-                            "unavailablePeriodSeconds must be greater than or equal to 0, got {p}"
-                        ));
-                    }
-                }
-                for (field, v) in [("maxUnavailable", &ru.max_unavailable), ("maxSurge", &ru.max_surge)] {
-                    let Some(v) = v else { continue };
-                    let path = format!("{base}.rollingUpdate.{field}");
-                    // The CRD's pattern for a string; the webhook sees only what passes it.
-                    if let IntOrString::String(text) = v {
-                        if !int_or_percent(text) {
-                            ctx.layered(doc, &path, Layer::Crd, format!(
-                                "Invalid value: \"{text}\": {path} in body should match '^((100|[0-9]{{1,2}})%|[0-9]+)$'"
-                            ));
-                            continue;
-                        }
-                    }
-                    match v.scaled(10, Rounding::Up) {
-                        Err(e) => ctx.layered(doc, &path, Layer::Webhook, format!("{field} `{v}` is invalid: {e}")),
-                        Ok(n) if n < 0 => ctx.layered(doc, &path, Layer::Webhook, format!(
-                            "{field} must be greater than or equal to 0, got `{v}`"
-                        )),
-                        Ok(_) => {}
-                    }
+    if let Some(ru) = &s.rolling_update {
+        if let Some(p) = ru.unavailable_period_seconds.filter(|p| rolling && *p < 0) {
+            ctx.layered(
+                doc,
+                &format!("{base}.rollingUpdate.unavailablePeriodSeconds"),
+                Layer::Webhook,
+                format!("unavailablePeriodSeconds must be greater than or equal to 0, got {p}"),
+            );
+        }
+        for (field, v) in [
+            ("maxUnavailable", &ru.max_unavailable),
+            ("maxSurge", &ru.max_surge),
+        ] {
+            let Some(v) = v else { continue };
+            let path = format!("{base}.rollingUpdate.{field}");
+            // The CRD's pattern for a string, whatever the type; the webhook sees only what
+            // passes it.
+            if let IntOrString::String(text) = v {
+                if !int_or_percent(text) {
+                    ctx.layered(doc, &path, Layer::Crd, format!(
+                        "Invalid value: {text:?}: {path} in body should match '^((100|[0-9]{{1,2}})%|[0-9]+)$'"
+                    ));
+                    continue;
                 }
             }
+            if !rolling {
+                continue;
+            }
+            match v.scaled(10, Rounding::Up) {
+                Err(e) => ctx.layered(
+                    doc,
+                    &path,
+                    Layer::Webhook,
+                    format!("{field} `{v}` is invalid: {e}"),
+                ),
+                Ok(n) if n < 0 => ctx.layered(
+                    doc,
+                    &path,
+                    Layer::Webhook,
+                    format!("{field} must be greater than or equal to 0, got `{v}`"),
+                ),
+                Ok(_) => {}
+            }
         }
+    }
+    match ty {
+        "RollingUpdate" => {}
         "External" => {
             if s.rolling_update.is_some() {
                 ctx.layered(doc, &format!("{base}.rollingUpdate"), Layer::Webhook,

@@ -1105,7 +1105,6 @@ impl<'a> Sim<'a> {
                 && all_terminal
                 && !failed
                 && !stopped
-                && !halted_stop
                 && self.w_state[si] == State::NotStarted
             {
                 let runs_wait =
@@ -1115,7 +1114,7 @@ impl<'a> Sim<'a> {
                     self.w_start[si] = Some(t);
                     self.w_end[si] = Some(t);
                     self.record(t, Subject::Wait, si, State::Skipped);
-                } else if runs_wait {
+                } else if runs_wait && !halted_stop {
                     self.w_state[si] = State::Running;
                     self.w_start[si] = Some(t);
                     self.record(t, Subject::Wait, si, State::Running);
@@ -1133,9 +1132,9 @@ impl<'a> Sim<'a> {
                 self.s_user_skipped[si],
                 wait,
             );
-            // Its groups done and its wait not started when the run stopped: the stage is
-            // Stopped until the run is started again (R-AZ-46).
-            if halted_stop && all_terminal && wait == Some(State::NotStarted) {
+            // Its groups done and its wait held back by the stop: the stage is Stopped until
+            // the run is started again (R-AZ-46).
+            if halted_stop && all_terminal && !failed && wait == Some(State::NotStarted) {
                 ss = State::Stopped;
             }
             if ss != self.s_state[si] {
