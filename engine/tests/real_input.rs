@@ -73,6 +73,15 @@ fn outcome(p: &Value) -> Vec<(String, String)> {
     out
 }
 
+/// A placement of every cluster, as the tests about reading the fleet add it.
+const PICK_ALL_CRP: &str = "apiVersion: placement.kubernetes-fleet.io/v1beta1
+kind: ClusterResourcePlacement
+metadata: {name: p}
+spec:
+  resourceSelectors: [{group: \"\", version: v1, kind: Namespace, name: web}]
+  policy: {placementType: PickAll}
+";
+
 fn pairs(v: &[(&str, &str)]) -> Vec<(String, String)> {
     v.iter()
         .map(|(a, b)| (a.to_string(), b.to_string()))
@@ -2189,13 +2198,8 @@ apiVersion: cluster.kubernetes-fleet.io/v1beta1
 kind: MemberCluster
 metadata: {name: eu-1.prod, labels: {region: eu}}
 ---
-apiVersion: placement.kubernetes-fleet.io/v1beta1
-kind: ClusterResourcePlacement
-metadata: {name: p}
-spec:
-  resourceSelectors: [{group: \"\", version: v1, kind: Namespace, name: web}]
-  policy: {placementType: PickAll}
 ";
+    let text = format!("{text}{PICK_ALL_CRP}");
     let r = fleet_policy::place(
         &[Source::new("members.yaml", text)],
         &PlaceOptions::at(at("2026-03-04T12:00:00Z")),
@@ -2418,13 +2422,7 @@ fn azure_paths_are_shown_as_the_file_writes_them() {
 #[test]
 fn text_after_a_json_value_is_an_error_where_it_starts() {
     let member = r#"{"apiVersion": "cluster.kubernetes-fleet.io/v1", "kind": "MemberCluster", "metadata": {"name": "a"}}"#;
-    let crp = "apiVersion: placement.kubernetes-fleet.io/v1
-kind: ClusterResourcePlacement
-metadata: {name: p}
-spec:
-  resourceSelectors: [{group: \"\", version: v1, kind: Namespace, name: web}]
-  policy: {placementType: PickAll}
-";
+    let crp = PICK_ALL_CRP;
     let run = |tail: &str| {
         let r = fleet_policy::place(
             &[
@@ -2674,13 +2672,7 @@ metadata: {{resourceVersion: \"\"}}
             ("metadata", 14, "duplicate key \"metadata\" in a mapping"),
         ]
     );
-    let crp = "apiVersion: placement.kubernetes-fleet.io/v1beta1
-kind: ClusterResourcePlacement
-metadata: {name: p}
-spec:
-  resourceSelectors: [{group: \"\", version: v1, kind: Namespace, name: web}]
-  policy: {placementType: PickAll}
-";
+    let crp = PICK_ALL_CRP;
     let p = fleet_policy::place(
         &[
             Source::new("twice.yaml", format!("{}{}", list("first"), list("second"))),

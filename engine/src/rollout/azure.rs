@@ -832,18 +832,9 @@ fn profile_spec<'s>(
         };
         let t = target.map(|v| v.to_string()).unwrap_or_default();
         let r = match reason {
-            // The generated run is Full (R-AZ-62): a node pool behind the control plane is
-            // upgraded, so the member is not at the target (R-AZ-37).
-            ChannelSkipReason::AlreadyAtTarget
-                if m.agent_pool_profiles.iter().any(|p| {
-                    p.orchestrator_version
-                        .as_deref()
-                        .is_some_and(|v| v != current)
-                }) =>
-            {
-                continue
-            }
-            ChannelSkipReason::AlreadyAtTarget => MemberReason::AlreadyAtTarget { target: t },
+            // Left to the run, which is Full (R-AZ-62) and so checks the control plane and
+            // every node pool against the target (R-AZ-37): a pool behind is upgraded.
+            ChannelSkipReason::AlreadyAtTarget => continue,
             ChannelSkipReason::NewerThanTarget => {
                 MemberReason::NewerThanTarget { current, target: t }
             }
